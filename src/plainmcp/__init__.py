@@ -1,0 +1,1 @@
+"""plainmcp: plain Python functions in, exact MCP out."""
