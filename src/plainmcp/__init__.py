@@ -1,1 +1,34 @@
 """plainmcp: plain Python functions in, exact MCP out."""
+
+from plainmcp.content import (
+    Annotations,
+    Audio,
+    ContentBlock,
+    ContentError,
+    EmbeddedResource,
+    File,
+    Icon,
+    Image,
+    ResourceLink,
+    Text,
+)
+from plainmcp.options import ResultOptions
+from plainmcp.results import ToolError, ToolResult
+from plainmcp.server import Server
+
+__all__ = [
+    "Annotations",
+    "Audio",
+    "ContentBlock",
+    "ContentError",
+    "EmbeddedResource",
+    "File",
+    "Icon",
+    "Image",
+    "ResourceLink",
+    "ResultOptions",
+    "Server",
+    "Text",
+    "ToolError",
+    "ToolResult",
+]

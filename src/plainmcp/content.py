@@ -1,0 +1,300 @@
+"""Content blocks: what a tool result carries (text, image, audio, resources, resource links).
+
+These are plain frozen objects with Python names. Binary data is held as raw bytes and
+base64-encoded only when rendered, and every block is checked when it is built, so a block that
+exists is a block that can go on the wire.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from plainmcp import mime
+
+Role = Literal["user", "assistant"]
+
+
+class ContentError(ValueError):
+    """A content block could not be built from what was given."""
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """An icon for a tool, resource or server (shown by hosts that support icons)."""
+
+    src: str
+    mime_type: str | None = None
+    sizes: tuple[str, ...] | None = None
+    theme: Literal["light", "dark"] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Annotations:
+    """Hints for the host: who the block is for, how important it is, when it last changed."""
+
+    audience: tuple[Role, ...] | None = None
+    priority: float | None = None
+    last_modified: str | None = None
+
+    def __init__(
+        self,
+        audience: Role | tuple[Role, ...] | list[Role] | None = None,
+        priority: float | None = None,
+        last_modified: datetime | str | None = None,
+    ) -> None:
+        if isinstance(audience, str):
+            audience = (audience,)
+        if audience is not None:
+            audience = tuple(audience)
+            for role in audience:
+                if role not in ("user", "assistant"):
+                    raise ContentError(f"audience must be 'user' or 'assistant', not {role!r}")
+        if priority is not None and not 0 <= priority <= 1:
+            raise ContentError(f"priority must be between 0 and 1, not {priority!r}")
+        if isinstance(last_modified, datetime):
+            if last_modified.tzinfo is None:
+                last_modified = last_modified.astimezone()
+            last_modified = last_modified.isoformat()
+        object.__setattr__(self, "audience", audience)
+        object.__setattr__(self, "priority", priority)
+        object.__setattr__(self, "last_modified", last_modified)
+
+
+class ContentBlock:
+    """Base of every content block; `kind` is the block's wire `type`."""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+    annotations: Annotations | None
+    meta: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Text(ContentBlock):
+    kind: ClassVar[str] = "text"
+    text: str
+    annotations: Annotations | None = None
+    meta: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise ContentError(f"Text needs a str, not {type(self.text).__name__}")
+
+
+def _read_source(data: bytes | bytearray | memoryview | None, path: str | Path | None) -> bytes:
+    if (data is None) == (path is None):
+        raise ContentError("give exactly one of data= or path=")
+    if path is not None:
+        try:
+            return Path(path).read_bytes()
+        except OSError as exc:
+            raise ContentError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if isinstance(data, str):
+        raise ContentError("data must be bytes; for base64 text use from_base64()")
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ContentError(f"data must be bytes, not {type(data).__name__}")
+    return bytes(data)
+
+
+def _decode_base64(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise ContentError(f"not valid base64: {exc}") from exc
+
+
+def _media_type(
+    family: str, raw: bytes, given: str | None, path: str | Path | None, what: str
+) -> str:
+    """Pick the MIME type for an image/audio block, refusing any the bytes contradict."""
+    sniffed = mime.sniff(raw)
+    if given is not None:
+        given = given.strip().lower()
+        if not given.startswith(family + "/"):
+            raise ContentError(f"{what} needs a {family}/* MIME type, not {given!r}")
+        if sniffed is not None and sniffed != given and _ALIASES.get(given) != sniffed:
+            raise ContentError(f"mime_type {given!r} does not match the data, which is {sniffed}")
+        return given
+    found = sniffed or (mime.from_path(path) if path is not None else None)
+    if found is None:
+        raise ContentError(
+            f"cannot tell the type of this {what.lower()} data ({len(raw)} bytes);"
+            f" pass mime_type='{family}/...'"
+        )
+    if not found.startswith(family + "/"):
+        raise ContentError(f"the data is {found}, not {'an' if family == 'image' else ''} {family}")
+    return found
+
+
+_ALIASES = {
+    "image/jpg": "image/jpeg",
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/mp3": "audio/mpeg",
+    "audio/x-flac": "audio/flac",
+    "audio/x-m4a": "audio/mp4",
+    "audio/m4a": "audio/mp4",
+}
+
+
+class _Media(ContentBlock):
+    """Shared shape of Image and Audio: raw bytes plus a checked MIME type."""
+
+    __slots__ = ("annotations", "data", "meta", "mime_type")
+    family: ClassVar[str]
+    data: bytes
+    mime_type: str
+
+    def __init__(
+        self,
+        data: bytes | bytearray | memoryview | None = None,
+        *,
+        path: str | Path | None = None,
+        mime_type: str | None = None,
+        annotations: Annotations | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        raw = _read_source(data, path)
+        if not raw:
+            raise ContentError(f"{type(self).__name__} data is empty")
+        checked = _media_type(self.family, raw, mime_type, path, type(self).__name__)
+        object.__setattr__(self, "data", raw)
+        object.__setattr__(self, "mime_type", checked)
+        object.__setattr__(self, "annotations", annotations)
+        object.__setattr__(self, "meta", meta)
+
+    @classmethod
+    def from_base64(cls, data: str, mime_type: str | None = None, **kwargs: Any) -> Any:
+        """Build from base64 text (as APIs often return it), checking it decodes."""
+        return cls(_decode_base64(data), mime_type=mime_type, **kwargs)
+
+    @property
+    def base64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Media)
+        return (self.data, self.mime_type, self.annotations, self.meta) == (
+            other.data,
+            other.mime_type,
+            other.annotations,
+            other.meta,
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.data, self.mime_type))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(<{len(self.data)} bytes>, mime_type={self.mime_type!r})"
+
+
+class Image(_Media):
+    """An image block; `Image(path="chart.png")` or `Image(png_bytes)`."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "image"
+    family: ClassVar[str] = "image"
+
+
+class Audio(_Media):
+    """An audio block; `Audio(path="clip.wav")` or `Audio(wav_bytes)`."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "audio"
+    family: ClassVar[str] = "audio"
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedResource(ContentBlock):
+    """A resource's contents carried inside the result: text, or bytes sent as base64."""
+
+    kind: ClassVar[str] = "resource"
+    uri: str
+    text: str | None = None
+    blob: bytes | None = None
+    mime_type: str | None = None
+    annotations: Annotations | None = None
+    meta: Mapping[str, Any] | None = None
+    resource_meta: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.uri or not isinstance(self.uri, str):
+            raise ContentError("EmbeddedResource needs a uri")
+        if (self.text is None) == (self.blob is None):
+            raise ContentError("EmbeddedResource needs exactly one of text= or blob=")
+        if self.blob is not None and not isinstance(self.blob, bytes):
+            raise ContentError(f"blob must be bytes, not {type(self.blob).__name__}")
+
+    def __repr__(self) -> str:
+        body = f"<{len(self.blob)} bytes>" if self.blob is not None else repr(self.text)[:60]
+        return f"EmbeddedResource(uri={self.uri!r}, {body}, mime_type={self.mime_type!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceLink(ContentBlock):
+    """A pointer to a resource the client can read later instead of inlining it."""
+
+    kind: ClassVar[str] = "resource_link"
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    annotations: Annotations | None = None
+    icons: tuple[Icon, ...] | None = None
+    meta: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.uri or not isinstance(self.uri, str):
+            raise ContentError("ResourceLink needs a uri")
+        if not self.name or not isinstance(self.name, str):
+            raise ContentError("ResourceLink needs a name")
+        if self.size is not None and (not isinstance(self.size, int) or self.size < 0):
+            raise ContentError(f"size must be a non-negative int, not {self.size!r}")
+
+
+def content_uri(raw: bytes) -> str:
+    """A stable URI for bytes that have no address of their own."""
+    return "urn:plainmcp:sha256:" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+def File(
+    data: bytes | bytearray | memoryview | None = None,
+    *,
+    path: str | Path | None = None,
+    mime_type: str | None = None,
+    uri: str | None = None,
+    annotations: Annotations | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> EmbeddedResource:
+    """A file as an embedded resource: text when it is text, base64 otherwise."""
+    raw = _read_source(data, path)
+    found = mime_type or mime.sniff(raw) or (mime.from_path(path) if path is not None else None)
+    if found is None:
+        found = "application/octet-stream"
+    if uri is None:
+        uri = Path(path).resolve().as_uri() if path is not None else content_uri(raw)
+    if mime.is_text(found):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return EmbeddedResource(
+                uri=uri, text=text, mime_type=found, annotations=annotations, meta=meta
+            )
+    return EmbeddedResource(uri=uri, blob=raw, mime_type=found, annotations=annotations, meta=meta)

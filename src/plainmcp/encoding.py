@@ -1,0 +1,159 @@
+"""Python values to JSON, losslessly and under the Server's ResultOptions.
+
+The fast path is one orjson call; values orjson cannot take natively reach `_convert`. Policies
+orjson cannot express (NaN as strings or errors, integers wider than 64 bits) take a slower walk.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from enum import Enum
+from pathlib import PurePath
+from typing import Any
+from uuid import UUID
+
+import orjson
+from pydantic import BaseModel
+
+from plainmcp.content import ContentBlock
+from plainmcp.options import ResultOptions
+
+_OPTS = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_SERIALIZE_NUMPY
+)
+
+
+class EncodeError(ValueError):
+    """The value cannot be sent as JSON; the message says why, for the model to read."""
+
+
+class BlockInValue(Exception):
+    """A content block sits inside a value that was being encoded as JSON."""
+
+
+def _iso_duration(delta: timedelta) -> str:
+    sign = "-" if delta < timedelta(0) else ""
+    delta = abs(delta)
+    seconds = delta.seconds + delta.microseconds / 1_000_000
+    secs = f"{seconds:.6f}".rstrip("0").rstrip(".")
+    return f"{sign}P{delta.days}DT{secs}S"
+
+
+def _convert(obj: Any, options: ResultOptions) -> Any:
+    """One step towards JSON for a type orjson does not serialize the way we want."""
+    if isinstance(obj, ContentBlock):
+        raise BlockInValue
+    if isinstance(obj, datetime):
+        if obj.tzinfo is None:
+            obj = obj.astimezone()
+        if options.datetimes == "utc":
+            obj = obj.astimezone(UTC)
+        return obj.isoformat()
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="python", by_alias=True)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    if isinstance(obj, Decimal):
+        if obj.is_finite():
+            return str(obj)
+        return _non_finite(float(obj), options)
+    if isinstance(obj, set | frozenset):
+        try:
+            return sorted(obj)
+        except TypeError:
+            return list(obj)
+    if isinstance(obj, PurePath):
+        return str(obj)
+    if isinstance(obj, UUID):
+        return str(obj)
+    if isinstance(obj, Enum):
+        return obj.value
+    if isinstance(obj, bytes | bytearray | memoryview):
+        return base64.b64encode(bytes(obj)).decode("ascii")
+    if isinstance(obj, timedelta):
+        return _iso_duration(obj)
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    raise TypeError(f"a value of type {type(obj).__qualname__} cannot be converted to JSON")
+
+
+def _non_finite(value: float, options: ResultOptions) -> Any:
+    if options.non_finite == "null":
+        return None
+    if options.non_finite == "error":
+        raise EncodeError(
+            f"the result contains {value}, which JSON cannot carry"
+            " (set ResultOptions.non_finite to 'null' or 'string' to allow it)"
+        )
+    return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+
+
+def to_jsonable(value: Any, options: ResultOptions) -> Any:
+    """The slow, complete walk: plain dicts, lists, strings, numbers, booleans and None."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else _non_finite(value, options)
+    if isinstance(value, dict):
+        return {_key(k, options): to_jsonable(v, options) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v, options) for v in value]
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return to_jsonable(value.tolist(), options)
+    return to_jsonable(_convert(value, options), options)
+
+
+def _key(key: Any, options: ResultOptions) -> str:
+    if isinstance(key, str):
+        return key
+    converted = to_jsonable(key, options)
+    if isinstance(converted, str):
+        return converted
+    if converted is None or isinstance(converted, bool | int | float):
+        return json.dumps(converted)
+    raise TypeError(f"a dict key of type {type(key).__qualname__} cannot be a JSON key")
+
+
+def dumps(value: Any, options: ResultOptions, *, indent: int | None = None) -> bytes:
+    """JSON bytes for a value. Raises EncodeError (or BlockInValue) when it cannot be sent."""
+    opts = _OPTS | (orjson.OPT_INDENT_2 if indent == 2 else 0)
+    if options.non_finite == "null" and indent in (None, 2):
+        try:
+            return orjson.dumps(value, default=lambda o: _convert(o, options), option=opts)
+        except orjson.JSONEncodeError as exc:
+            if isinstance(exc.__cause__, BlockInValue):
+                raise BlockInValue from None
+            if "Integer exceeds" not in str(exc) and not isinstance(exc.__cause__, EncodeError):
+                raise EncodeError(_reason(exc)) from None
+    try:
+        plain = to_jsonable(value, options)
+    except TypeError as exc:
+        raise EncodeError(str(exc)) from None
+    try:
+        return orjson.dumps(plain, option=(orjson.OPT_INDENT_2 if indent == 2 else 0))
+    except orjson.JSONEncodeError:
+        return json.dumps(
+            plain,
+            ensure_ascii=False,
+            allow_nan=False,
+            indent=indent,
+            separators=(",", ": ") if indent is not None else (",", ":"),
+        ).encode()
+
+
+def _reason(exc: BaseException) -> str:
+    cause = exc.__cause__
+    if cause is not None:
+        return str(cause)
+    return str(exc)

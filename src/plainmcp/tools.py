@@ -1,0 +1,265 @@
+"""Tools: a Python function plus its MCP definition, argument validation and invocation."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import re
+import secrets
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+import orjson
+
+from plainmcp import encoding
+from plainmcp.content import ContentBlock, Icon
+from plainmcp.docstrings import parse_docstring
+from plainmcp.options import ResultOptions
+from plainmcp.results import (
+    NOTHING,
+    CallResult,
+    ToolError,
+    ToolResult,
+    _has_block,
+    error_result,
+    limit_text,
+    value_content,
+)
+from plainmcp.schema import (
+    ArgumentError,
+    InputSpec,
+    OutputMismatch,
+    OutputSpec,
+    input_spec,
+    output_spec,
+    schema_output_spec,
+)
+
+log = logging.getLogger("plainmcp")
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+
+_ANNOTATION_KEYS = {
+    "title": "title",
+    "readOnlyHint": "readOnlyHint",
+    "read_only_hint": "readOnlyHint",
+    "destructiveHint": "destructiveHint",
+    "destructive_hint": "destructiveHint",
+    "idempotentHint": "idempotentHint",
+    "idempotent_hint": "idempotentHint",
+    "openWorldHint": "openWorldHint",
+    "open_world_hint": "openWorldHint",
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tool:
+    """A registered tool. `fn` stays the user's ordinary callable."""
+
+    name: str
+    fn: Callable[..., Any]
+    description: str | None
+    title: str | None
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    """The natural schema; `render` wraps or drops it for revisions that need that."""
+    annotations: Mapping[str, Any] | None
+    icons: tuple[Icon, ...] | None
+    meta: Mapping[str, Any] | None
+    input: InputSpec
+    output: OutputSpec | None
+    is_async: bool
+
+
+def check_name(name: str) -> str:
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ValueError(
+            f"invalid tool name {name!r}: use 1-128 characters from A-Z, a-z, 0-9, '_', '-', '.'"
+        )
+    return name
+
+
+def _tool_annotations(given: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not given:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        wire = _ANNOTATION_KEYS.get(key)
+        if wire is None:
+            known = ", ".join(k for k in _ANNOTATION_KEYS if k == _ANNOTATION_KEYS[k])
+            raise ValueError(f"unknown tool annotation {key!r}; known: {known}")
+        if wire != "title" and not isinstance(value, bool):
+            raise ValueError(f"tool annotation {key!r} must be True or False")
+        out[wire] = value
+    return out
+
+
+def _is_content_annotation(annotation: Any) -> bool:
+    """Return types that are content, not data: they never get an output schema."""
+    if isinstance(annotation, type) and issubclass(annotation, ContentBlock | ToolResult):
+        return True
+    return any(_is_content_annotation(arg) for arg in typing.get_args(annotation))
+
+
+def make_tool(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    icons: Sequence[Icon] | None = None,
+    meta: Mapping[str, Any] | None = None,
+    output_schema: Mapping[str, Any] | None = None,
+    structured: bool | None = None,
+    hidden: Sequence[str] = (),
+) -> Tool:
+    """Build a Tool from a function; raises at registration for anything that cannot work."""
+    if not callable(fn):
+        raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
+    name = check_name(name if name is not None else getattr(fn, "__name__", ""))
+    doc = parse_docstring(inspect.getdoc(fn))
+    spec = input_spec(fn, param_docs=doc.params, hidden=hidden)
+    output: OutputSpec | None = None
+    if output_schema is not None:
+        if structured is False:
+            raise ValueError("output_schema= and structured=False contradict each other")
+        output = schema_output_spec(output_schema)
+    elif structured is not False:
+        try:
+            hints = typing.get_type_hints(fn, include_extras=True)
+        except Exception as exc:  # unresolvable forward references
+            raise TypeError(f"tool {name!r}: cannot read type hints: {exc}") from exc
+        annotation = hints.get("return", inspect.Signature.empty)
+        if not _is_content_annotation(annotation):
+            output = output_spec(annotation)
+        if structured is True and output is None:
+            raise TypeError(
+                f"tool {name!r}: structured=True, but no output schema follows from the return"
+                " annotation; pass output_schema= or annotate a structured type"
+            )
+    target = inspect.unwrap(fn)
+    return Tool(
+        name=name,
+        fn=fn,
+        description=description if description is not None else (doc.description or None),
+        title=title,
+        input_schema=spec.schema,
+        output_schema=output.schema if output is not None else None,
+        annotations=_tool_annotations(annotations),
+        icons=tuple(icons) if icons else None,
+        meta=dict(meta) if meta else None,
+        input=spec,
+        output=output,
+        is_async=inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(fn),
+    )
+
+
+# --- invocation ----------------------------------------------------------------------------
+
+
+def _field_lines(errors: Sequence[Any]) -> str:
+    return "\n".join(f"- {e.path or '(arguments)'}: {e.message}" for e in errors)
+
+
+async def call_tool(
+    tool: Tool,
+    arguments: Mapping[str, Any],
+    options: ResultOptions,
+    *,
+    mask_errors: bool = False,
+    inject: Mapping[str, Any] | None = None,
+) -> CallResult:
+    """Validate, run and shape one call. Tool failures come back as isError results."""
+    try:
+        kwargs = tool.input.validate(arguments)
+    except ArgumentError as exc:
+        return error_result(
+            f"Invalid arguments for tool '{tool.name}':\n{_field_lines(exc.errors)}"
+        )
+    if inject:
+        kwargs.update(inject)
+    try:
+        if tool.is_async:
+            value = await tool.fn(**kwargs)
+        else:
+            value = await anyio.to_thread.run_sync(
+                functools.partial(tool.fn, **kwargs), abandon_on_cancel=True
+            )
+            if inspect.isawaitable(value):
+                value = await value
+    except ToolError as exc:
+        return error_result(exc.message)
+    except Exception as exc:
+        return unexpected_failure(tool.name, exc, mask_errors)
+    return shape(value, tool, options)
+
+
+def unexpected_failure(name: str, exc: BaseException, mask: bool) -> CallResult:
+    """The model reads the message; the traceback goes only to stderr."""
+    if mask:
+        error_id = secrets.token_hex(6)
+        log.error("tool %r failed (error id %s)", name, error_id, exc_info=exc)
+        return error_result(
+            f"Tool '{name}' failed unexpectedly (error id {error_id}); the details are in the"
+            " server log."
+        )
+    log.error("tool %r failed", name, exc_info=exc)
+    return error_result(f"Tool '{name}' failed: {type(exc).__name__}: {exc}")
+
+
+def shape(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
+    """A tool's return value as a CallResult (the table in docs/results.md)."""
+    try:
+        if isinstance(value, ToolResult):
+            return _from_tool_result(value, tool, options)
+        if tool.output is not None:
+            if _has_block(value) or isinstance(value, bytes | bytearray):
+                return error_result(
+                    f"Tool '{tool.name}' declares structured output but returned content blocks;"
+                    " return ToolResult(content=..., structured=...) to send both"
+                )
+            raw = encoding.dumps(value, options)
+            mismatch = _check(tool, raw)
+            if mismatch is not None:
+                return mismatch
+            return CallResult(content=(), structured_json=raw)
+        return CallResult(content=limit_text(value_content(value, options), options.text_limit))
+    except (encoding.EncodeError, encoding.BlockInValue) as exc:
+        log.error("tool %r returned a value that cannot be sent: %s", tool.name, exc)
+        return error_result(f"Tool '{tool.name}' returned a value that cannot be sent: {exc}")
+
+
+def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> CallResult:
+    raw = None if value.structured is NOTHING else encoding.dumps(value.structured, options)
+    if tool.output is not None and not value.is_error:
+        if raw is None:
+            return error_result(
+                f"Tool '{tool.name}' declares an output schema but returned no structured value"
+            )
+        mismatch = _check(tool, raw)
+        if mismatch is not None:
+            return mismatch
+    return CallResult(
+        content=limit_text(value.content, options.text_limit),
+        structured_json=raw,
+        is_error=value.is_error,
+        meta=value.meta,
+    )
+
+
+def _check(tool: Tool, raw: bytes) -> CallResult | None:
+    assert tool.output is not None
+    try:
+        tool.output.check(orjson.loads(raw))
+    except OutputMismatch as exc:
+        log.error("tool %r: result does not match its output schema: %s", tool.name, exc)
+        return error_result(
+            f"Tool '{tool.name}' returned a value that does not match its output schema:\n"
+            + _field_lines(exc.errors)
+        )
+    return None

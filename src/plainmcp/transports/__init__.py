@@ -1,0 +1,1 @@
+"""Transports move bytes; everything else is in Server and wire/."""

@@ -1,0 +1,1 @@
+"""The protocol itself, sans-I/O: envelopes, the revision table, rendering."""

@@ -1,0 +1,159 @@
+"""JSON-RPC 2.0 envelopes as MCP uses them: strict parsing, encoding, error codes. No I/O."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+RequestId = int | str
+
+
+class RpcError(Exception):
+    """A protocol fault answered with a JSON-RPC error (tool failures are results, not these)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_wire(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    id: RequestId
+    method: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Notification:
+    method: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A client's answer to a request the server sent."""
+
+    id: RequestId
+    result: dict[str, Any] | None
+    error: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    """A message that cannot be served; answer it with `error` (id None when unreadable)."""
+
+    id: RequestId | None
+    error: RpcError
+    reply: bool = True
+    """False for a malformed notification: notifications are never answered."""
+
+
+Message = Request | Notification | Response | Invalid
+
+
+def _valid_id(value: object) -> bool:
+    # bool is an int subclass in Python but never a valid JSON-RPC id.
+    return (isinstance(value, int) and not isinstance(value, bool)) or isinstance(value, str)
+
+
+def parse_message(obj: object) -> Message:
+    """One decoded JSON value to a message, refusing anything the envelope rules forbid."""
+    if not isinstance(obj, dict):
+        return Invalid(None, RpcError(INVALID_REQUEST, "Invalid Request: expected a JSON object"))
+    has_id = "id" in obj
+    raw_id = obj.get("id")
+    msg_id: RequestId | None = raw_id if _valid_id(raw_id) else None
+    if has_id and msg_id is None:
+        return Invalid(
+            None, RpcError(INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
+        )
+    if obj.get("jsonrpc") != "2.0":
+        return Invalid(msg_id, RpcError(INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"'))
+    if "method" in obj:
+        method = obj["method"]
+        if not isinstance(method, str) or not method:
+            return Invalid(
+                msg_id, RpcError(INVALID_REQUEST, "Invalid Request: method must be a string")
+            )
+        params = obj.get("params", {})
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            if msg_id is None:
+                return Invalid(None, RpcError(INVALID_PARAMS, "params must be an object"), False)
+            return Invalid(msg_id, RpcError(INVALID_PARAMS, "Invalid params: must be an object"))
+        if msg_id is None:
+            return Notification(method, params)
+        return Request(msg_id, method, params)
+    if msg_id is not None and ("result" in obj) != ("error" in obj):
+        result, error = obj.get("result"), obj.get("error")
+        if (result is None or isinstance(result, dict)) and (
+            error is None or isinstance(error, dict)
+        ):
+            return Response(msg_id, result, error)
+    return Invalid(msg_id, RpcError(INVALID_REQUEST, "Invalid Request: no method, result or error"))
+
+
+def parse(data: bytes | str) -> Message | list[Message]:
+    """A line of input to one message, or a list for a JSON-RPC batch."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        return Invalid(None, RpcError(PARSE_ERROR, f"Parse error: {exc}"))
+    if isinstance(obj, list):
+        if not obj:
+            return Invalid(None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"))
+        return [parse_message(item) for item in obj]
+    return parse_message(obj)
+
+
+def result_message(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def error_message(request_id: RequestId | None, error: RpcError) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": error.to_wire()}
+
+
+def notification_message(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def request_message(
+    request_id: RequestId, method: str, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def encode(message: Any) -> bytes:
+    """Compact JSON bytes, one line; integers beyond 64 bits are kept exact."""
+    try:
+        return orjson.dumps(message)
+    except orjson.JSONEncodeError:
+        # orjson refuses integers wider than 64 bits; the stdlib writes them exactly.
+        return json.dumps(
+            message, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode()

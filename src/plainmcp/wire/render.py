@@ -1,0 +1,264 @@
+"""Model objects to wire dicts for one revision. Every downgrade lives here.
+
+Handlers never see the revision: they produce model objects (content blocks, CallResult, Tool),
+and these functions read the revision table to decide what each client can be sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from plainmcp.content import (
+    Annotations,
+    Audio,
+    ContentBlock,
+    EmbeddedResource,
+    Icon,
+    Image,
+    ResourceLink,
+    Text,
+    content_uri,
+)
+from plainmcp.options import ResultOptions
+from plainmcp.results import CallResult
+from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.tools import Tool
+
+STRUCTURED_ELSEWHERE = "The result is in structuredContent."
+
+
+def is_object_schema(schema: Mapping[str, Any]) -> bool:
+    return schema.get("type") == "object"
+
+
+def wrapped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The object schema that carries a non-object value as {"result": value}."""
+    return {"type": "object", "properties": {"result": dict(schema)}, "required": ["result"]}
+
+
+# --- small pieces --------------------------------------------------------------------------
+
+
+def icon(value: Icon) -> dict[str, Any]:
+    out: dict[str, Any] = {"src": value.src}
+    if value.mime_type is not None:
+        out["mimeType"] = value.mime_type
+    if value.sizes is not None:
+        out["sizes"] = list(value.sizes)
+    if value.theme is not None:
+        out["theme"] = value.theme
+    return out
+
+
+def annotation_fields(value: Annotations, rev: Revision) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if value.audience is not None:
+        out["audience"] = list(value.audience)
+    if value.priority is not None:
+        out["priority"] = value.priority
+    if value.last_modified is not None and "lastModified" in rev.annotation_fields:
+        out["lastModified"] = value.last_modified
+    return out or None
+
+
+def _common(block: ContentBlock, out: dict[str, Any], rev: Revision) -> dict[str, Any]:
+    if block.annotations is not None:
+        rendered = annotation_fields(block.annotations, rev)
+        if rendered is not None:
+            out["annotations"] = rendered
+    if block.meta and rev.block_meta:
+        out["_meta"] = dict(block.meta)
+    return out
+
+
+def block(value: ContentBlock, rev: Revision) -> dict[str, Any]:
+    """One content block the revision can carry (see `downgrade` for the others)."""
+    if isinstance(value, Text):
+        return _common(value, {"type": "text", "text": value.text}, rev)
+    if isinstance(value, Image | Audio):
+        return _common(
+            value, {"type": value.kind, "data": value.base64, "mimeType": value.mime_type}, rev
+        )
+    if isinstance(value, EmbeddedResource):
+        contents: dict[str, Any] = {"uri": value.uri}
+        if value.mime_type is not None:
+            contents["mimeType"] = value.mime_type
+        if value.text is not None:
+            contents["text"] = value.text
+        else:
+            assert value.blob is not None
+            contents["blob"] = _b64(value.blob)
+        if value.resource_meta and rev.block_meta:
+            contents["_meta"] = dict(value.resource_meta)
+        return _common(value, {"type": "resource", "resource": contents}, rev)
+    if isinstance(value, ResourceLink):
+        out: dict[str, Any] = {"type": "resource_link", "uri": value.uri, "name": value.name}
+        for key, field in (
+            ("title", value.title),
+            ("description", value.description),
+            ("mimeType", value.mime_type),
+            ("size", value.size),
+        ):
+            if field is not None:
+                out[key] = field
+        if value.icons and rev.resource_link_icons:
+            out["icons"] = [icon(i) for i in value.icons]
+        return _common(value, out, rev)
+    raise TypeError(f"not a content block: {type(value).__name__}")
+
+
+def _b64(raw: bytes) -> str:
+    import base64
+
+    return base64.b64encode(raw).decode("ascii")
+
+
+def downgrade(value: ContentBlock, rev: Revision) -> ContentBlock:
+    """The faithful stand-in for a block the revision cannot carry."""
+    if isinstance(value, ResourceLink):
+        parts = [f"Resource link: {value.uri}", f"name: {value.name}"]
+        if value.title:
+            parts.append(f"title: {value.title}")
+        if value.mime_type:
+            parts.append(f"type: {value.mime_type}")
+        if value.size is not None:
+            parts.append(f"size: {value.size} bytes")
+        if value.description:
+            parts.append(f"description: {value.description}")
+        return Text("\n".join(parts), annotations=value.annotations)
+    if isinstance(value, Audio):
+        return EmbeddedResource(
+            uri=content_uri(value.data),
+            blob=value.data,
+            mime_type=value.mime_type,
+            annotations=value.annotations,
+        )
+    raise TypeError(f"no fallback for {value.kind} at {rev.version}")
+
+
+# --- tool results --------------------------------------------------------------------------
+
+
+def call_result(
+    result: CallResult,
+    rev: Revision,
+    options: ResultOptions,
+    output_schema: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A CallToolResult for one revision, with every downgrade the table calls for."""
+    unsupported = sorted({b.kind for b in result.content if b.kind not in rev.content_types})
+    if unsupported and options.compat == "strict":
+        return _finish(
+            {
+                "content": [
+                    {
+                        "type": "text",
+                        "text": (
+                            f"This result holds {', '.join(unsupported)} content, which protocol"
+                            f" revision {rev.version} cannot carry; upgrade the client to see it."
+                        ),
+                    }
+                ],
+                "isError": True,
+            },
+            result,
+            rev,
+        )
+    blocks = result.content
+    if unsupported:
+        blocks = tuple(b if b.kind in rev.content_types else downgrade(b, rev) for b in blocks)
+
+    out: dict[str, Any] = {}
+    structured_content: Any = None
+    structured = result.structured_json
+    if structured is not None:
+        fragment = orjson.Fragment(structured)
+        if rev.structured == "any":
+            structured_content = fragment
+        elif rev.structured == "object":
+            natural = (
+                is_object_schema(output_schema)
+                if output_schema is not None
+                else structured[:1] == b"{"
+            )
+            if natural:
+                structured_content = fragment
+            elif options.compat == "fallback":
+                structured_content = {"result": fragment}
+        if not blocks:
+            if options.text_fallback or structured_content is None:
+                blocks = (Text(_json_text(structured, options)),)
+            else:
+                blocks = (Text(STRUCTURED_ELSEWHERE),)
+    if not blocks:
+        blocks = (Text(""),)
+    out["content"] = [block(b, rev) for b in blocks]
+    if structured_content is not None:
+        out["structuredContent"] = structured_content
+    out["isError"] = result.is_error
+    return _finish(out, result, rev)
+
+
+def _json_text(raw: bytes, options: ResultOptions) -> str:
+    if raw[:1] == b'"' or options.json_indent is not None:
+        value = orjson.loads(raw)
+        if isinstance(value, str):
+            return value
+        if options.json_indent == 2:
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        import json
+
+        return json.dumps(value, indent=options.json_indent, ensure_ascii=False)
+    return raw.decode()
+
+
+def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str, Any]:
+    if result.meta:
+        out["_meta"] = dict(result.meta)
+    if rev.result_type:
+        out["resultType"] = "complete"
+    return out
+
+
+# --- definitions ---------------------------------------------------------------------------
+
+
+def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
+    """A Tool definition for `tools/list`, without the fields the revision lacks."""
+    out: dict[str, Any] = {"name": value.name}
+    if value.title and "title" in rev.tool_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    out["inputSchema"] = value.input_schema
+    schema = value.output_schema
+    if schema is not None and "outputSchema" in rev.tool_fields:
+        if rev.structured == "any" or is_object_schema(schema):
+            out["outputSchema"] = schema
+        elif options.compat == "fallback":
+            out["outputSchema"] = wrapped_schema(schema)
+    if "annotations" in rev.tool_fields:
+        tool_annotations = dict(value.annotations or {})
+        if value.title and "title" not in rev.tool_fields:
+            tool_annotations.setdefault("title", value.title)
+        if tool_annotations:
+            out["annotations"] = tool_annotations
+    if value.icons and "icons" in rev.tool_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.tool_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def server_info(
+    fields: Mapping[str, Any], icons: Sequence[Icon] | None, rev: Revision
+) -> dict[str, Any]:
+    out = {k: v for k, v in fields.items() if v is not None and k in rev.server_info_fields}
+    if icons and "icons" in rev.server_info_fields:
+        out["icons"] = [icon(i) for i in icons]
+    return out

@@ -1,0 +1,228 @@
+"""What each MCP revision supports, as data.
+
+This table is the only place that knows the revisions apart; `render` reads it to downgrade
+model objects, and docs/compatibility.md is generated from it (`python -m plainmcp.wire.revisions`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Literal
+
+StructuredShape = Literal["none", "object", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    version: str
+    handshake: bool
+    """Sessions start with `initialize` (every revision before 2026-07-28)."""
+    batches: bool
+    """JSON-RPC batches must be accepted (2025-03-26 only)."""
+    content_types: frozenset[str]
+    annotation_fields: frozenset[str]
+    """Wire names of the content annotations the revision defines."""
+    block_meta: bool
+    """`_meta` on content blocks and resource contents."""
+    structured: StructuredShape
+    """Which structuredContent values the revision carries."""
+    tool_fields: frozenset[str]
+    """Optional Tool fields beyond name, description and inputSchema."""
+    server_info_fields: frozenset[str]
+    result_type: bool
+    """Every result carries `resultType`."""
+    completions_capability: bool
+    resource_link_icons: bool
+    resource_not_found: int
+
+
+_BASE_CONTENT = frozenset({"text", "image", "resource"})
+_BASE_ANNOTATIONS = frozenset({"audience", "priority"})
+
+REVISIONS: dict[str, Revision] = {
+    r.version: r
+    for r in (
+        Revision(
+            version="2024-11-05",
+            handshake=True,
+            batches=False,
+            content_types=_BASE_CONTENT,
+            annotation_fields=_BASE_ANNOTATIONS,
+            block_meta=False,
+            structured="none",
+            tool_fields=frozenset(),
+            server_info_fields=frozenset({"name", "version"}),
+            result_type=False,
+            completions_capability=False,
+            resource_link_icons=False,
+            resource_not_found=-32002,
+        ),
+        Revision(
+            version="2025-03-26",
+            handshake=True,
+            batches=True,
+            content_types=_BASE_CONTENT | {"audio"},
+            annotation_fields=_BASE_ANNOTATIONS,
+            block_meta=False,
+            structured="none",
+            tool_fields=frozenset({"annotations"}),
+            server_info_fields=frozenset({"name", "version"}),
+            result_type=False,
+            completions_capability=True,
+            resource_link_icons=False,
+            resource_not_found=-32002,
+        ),
+        Revision(
+            version="2025-06-18",
+            handshake=True,
+            batches=False,
+            content_types=_BASE_CONTENT | {"audio", "resource_link"},
+            annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
+            block_meta=True,
+            structured="object",
+            tool_fields=frozenset({"annotations", "title", "outputSchema", "_meta"}),
+            server_info_fields=frozenset({"name", "version", "title"}),
+            result_type=False,
+            completions_capability=True,
+            resource_link_icons=False,
+            resource_not_found=-32002,
+        ),
+        Revision(
+            version="2025-11-25",
+            handshake=True,
+            batches=False,
+            content_types=_BASE_CONTENT | {"audio", "resource_link"},
+            annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
+            block_meta=True,
+            structured="object",
+            tool_fields=frozenset({"annotations", "title", "outputSchema", "_meta", "icons"}),
+            server_info_fields=frozenset(
+                {"name", "version", "title", "icons", "description", "websiteUrl"}
+            ),
+            result_type=False,
+            completions_capability=True,
+            resource_link_icons=True,
+            resource_not_found=-32002,
+        ),
+        Revision(
+            version="2026-07-28",
+            handshake=False,
+            batches=False,
+            content_types=_BASE_CONTENT | {"audio", "resource_link"},
+            annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
+            block_meta=True,
+            structured="any",
+            tool_fields=frozenset({"annotations", "title", "outputSchema", "_meta", "icons"}),
+            server_info_fields=frozenset(
+                {"name", "version", "title", "icons", "description", "websiteUrl"}
+            ),
+            result_type=True,
+            completions_capability=True,
+            resource_link_icons=True,
+            resource_not_found=-32602,
+        ),
+    )
+}
+
+HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v, r in REVISIONS.items() if r.handshake)
+"""Oldest first."""
+LATEST_HANDSHAKE: str = HANDSHAKE_VERSIONS[-1]
+
+
+def negotiate(requested: object) -> Revision:
+    """The revision to answer `initialize` with: the client's if we speak it, else our latest."""
+    if isinstance(requested, str):
+        revision = REVISIONS.get(requested)
+        if revision is not None and revision.handshake:
+            return revision
+    return REVISIONS[LATEST_HANDSHAKE]
+
+
+# --- the generated docs page -------------------------------------------------------------
+
+_CONTENT_ORDER = ("text", "image", "audio", "resource", "resource_link")
+_TOOL_FIELD_ORDER = ("title", "annotations", "outputSchema", "icons", "_meta")
+_INFO_ORDER = ("name", "version", "title", "description", "icons", "websiteUrl")
+
+
+_SHAPES = {"none": "–", "object": "object only", "any": "any JSON"}
+
+
+def _mark(flag: bool) -> str:
+    return "yes" if flag else "–"
+
+
+def compatibility_markdown() -> str:
+    """docs/compatibility.md, derived from REVISIONS (a test fails when the file is stale)."""
+    revs = list(REVISIONS.values())
+    head = "| | " + " | ".join(r.version for r in revs) + " |"
+    rule = "|---|" + "---|" * len(revs)
+    rows: list[tuple[str, list[str]]] = [
+        ("initialize handshake", [_mark(r.handshake) for r in revs]),
+        ("JSON-RPC batches", [_mark(r.batches) for r in revs]),
+    ]
+    rows += [
+        (f"content `{kind}`", [_mark(kind in r.content_types) for r in revs])
+        for kind in _CONTENT_ORDER
+    ]
+    rows += [
+        ("annotation `lastModified`", [_mark("lastModified" in r.annotation_fields) for r in revs]),
+        ("`_meta` on content blocks", [_mark(r.block_meta) for r in revs]),
+        (
+            "`structuredContent`",
+            [{"none": "–", "object": "object only", "any": "any JSON"}[r.structured] for r in revs],
+        ),
+    ]
+    rows += [
+        (f"tool `{field}`", [_mark(field in r.tool_fields) for r in revs])
+        for field in _TOOL_FIELD_ORDER
+    ]
+    rows += [
+        (f"serverInfo `{field}`", [_mark(field in r.server_info_fields) for r in revs])
+        for field in _INFO_ORDER
+    ]
+    rows += [
+        ("`resultType` on results", [_mark(r.result_type) for r in revs]),
+        ("`completions` capability", [_mark(r.completions_capability) for r in revs]),
+        ("icons on resource links", [_mark(r.resource_link_icons) for r in revs]),
+        ("resource-not-found code", [str(r.resource_not_found) for r in revs]),
+    ]
+    table = "\n".join(
+        [head, rule] + [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
+    )
+    return _PAGE.format(table=table)
+
+
+_PAGE = """\
+# Compatibility
+
+<!-- Generated from src/plainmcp/wire/revisions.py by `python -m plainmcp.wire.revisions`.
+     Do not edit by hand: tests/wire/test_revisions.py fails when this file is stale. -->
+
+plainmcp serves every revision below from one tool definition. The table is the data the
+renderer (`plainmcp.wire.render`) reads; a field a revision lacks is never sent to its clients.
+
+{table}
+
+## What a client gets when its revision cannot carry something
+
+The Server option `compat` chooses between two policies (default: `"fallback"`).
+
+| Situation | `compat="fallback"` (default) | `compat="strict"` |
+|---|---|---|
+| `resource_link` block for a client before 2025-06-18 | a text block naming the link's URI, name, type, size and description | the whole result becomes one `isError` text block naming the unsupported types |
+| `audio` block for a 2024-11-05 client | an embedded resource with the audio as a base64 blob and its MIME type | as above |
+| non-object structured value for 2025-06-18 / 2025-11-25 | `structuredContent: {{"result": value}}`, outputSchema wrapped to match | no `structuredContent`, no outputSchema; the JSON text block stays |
+| structured value for a client before 2025-06-18 | no `structuredContent`; the JSON text block carries the value | same |
+| tool `title` for 2025-03-26 | copied into `annotations.title` | same |
+| `lastModified`, block `_meta`, icons, tool fields the revision lacks | left out | same |
+
+The default is `fallback` because it keeps every tool useful to every client: the information
+reaches the model in a form the client's revision can carry, and nothing is dropped silently.
+`strict` is for deployments that would rather fail loudly than send a degraded result.
+"""
+
+
+if __name__ == "__main__":
+    sys.stdout.write(compatibility_markdown())
