@@ -461,6 +461,9 @@ class OutputSpec:
     _check: Callable[[Any], list[FieldError]] | None = field(
         default=None, repr=False, compare=False
     )
+    _check_json: Callable[[bytes], list[FieldError]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def check(self, value: Any) -> None:
         """Raise OutputMismatch naming each mismatch; JSON types are strict ("5" is no int)."""
@@ -468,6 +471,15 @@ class OutputSpec:
             errors = self._check(value)
             if errors:
                 raise OutputMismatch(errors)
+
+    def check_json(self, data: bytes) -> None:
+        """`check` for a value already encoded, without decoding it again when avoidable."""
+        if self._check_json is not None:
+            errors = self._check_json(data)
+            if errors:
+                raise OutputMismatch(errors)
+        elif self._check is not None:
+            self.check(orjson.loads(data))
 
 
 _UNSTRUCTURED: tuple[Any, ...] = (
@@ -504,14 +516,7 @@ def output_spec(annotation: Any) -> OutputSpec | None:
             f"cannot build an output schema for return type {annotation!r}: {exc}"
         ) from exc
 
-    def check(value: Any) -> list[FieldError]:
-        try:
-            data = orjson.dumps(value)
-        except TypeError:
-            try:  # orjson stops at 64-bit integers; the stdlib does not
-                data = json.dumps(value, allow_nan=False).encode()
-            except (TypeError, ValueError) as exc:
-                return [FieldError("", f"Value is not JSON-serializable: {exc}")]
+    def check_json(data: bytes) -> list[FieldError]:
         try:
             adapter.validate_json(data, strict=True)
         except ValidationError as exc:
@@ -520,7 +525,17 @@ def output_spec(annotation: Any) -> OutputSpec | None:
             return [FieldError("", str(exc))]
         return []
 
-    return OutputSpec(schema=inline_refs(raw), _check=check)
+    def check(value: Any) -> list[FieldError]:
+        try:
+            data = orjson.dumps(value)
+        except TypeError:
+            try:  # orjson stops at 64-bit integers; the stdlib does not
+                data = json.dumps(value, allow_nan=False).encode()
+            except (TypeError, ValueError) as exc:
+                return [FieldError("", f"Value is not JSON-serializable: {exc}")]
+        return check_json(data)
+
+    return OutputSpec(schema=inline_refs(raw), _check=check, _check_json=check_json)
 
 
 def _is_unstructured(annotation: Any) -> bool:

@@ -1,0 +1,57 @@
+"""Package-level promises: what `import plainmcp` costs and exposes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import plainmcp
+
+HTTP_STACKS = {
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "httpcore",
+    "h11",
+    "aiohttp",
+    "fastapi",
+    "sse_starlette",
+}
+
+
+def test_import_does_not_load_an_http_stack() -> None:
+    code = (
+        "import sys, plainmcp, plainmcp.server, plainmcp.transports.stdio;"
+        "print(','.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    loaded = set(out.split(","))
+    assert loaded & HTTP_STACKS == set()
+    assert "plainmcp" in loaded
+
+
+def test_import_does_not_load_jsonschema() -> None:
+    code = "import sys, plainmcp; print('jsonschema' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_public_names() -> None:
+    assert set(plainmcp.__all__) >= {
+        "Server",
+        "Text",
+        "Image",
+        "Audio",
+        "File",
+        "EmbeddedResource",
+        "ResourceLink",
+        "Annotations",
+        "Icon",
+        "ToolResult",
+        "ToolError",
+        "ResultOptions",
+    }
+    for name in plainmcp.__all__:
+        assert getattr(plainmcp, name) is not None
