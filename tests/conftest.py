@@ -1,0 +1,253 @@
+"""Shared test fixtures: the anyio backend, and an in-memory MCP session that validates every
+message the server writes against the official schema of the negotiated revision.
+
+Usage::
+
+    async with Session(app) as s:
+        await s.initialize("2025-06-18")
+        reply = await s.request("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})
+        assert reply["result"]["content"] == [...]
+
+Every line the server writes is parsed and validated as it is written (results against the
+result definition of the method they answer); a failure is raised by the next `Session` wait and
+again when the session closes, so a test using `Session` cannot forget validation.
+
+Before `initialize` has been answered the server does not know the client's revision; messages
+are then validated against `revision_hint` (the revision this test client speaks; by default the
+latest handshake revision), afterwards against the negotiated one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import anyio.abc
+import orjson
+import pytest
+
+from plainmcp import Server
+from tests.mcp_schemas import validate_server_message
+
+HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+DEFAULT_TIMEOUT = 5.0
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def validate(message: Any, revision: str, methods: dict[Any, str]) -> None:
+    """Validate one decoded server message (or batch); `methods` maps request id -> method."""
+    if isinstance(message, list):
+        validate_server_message(message, revision)
+        for element in message:
+            validate(element, revision, methods)
+        return
+    method = None
+    if isinstance(message, dict) and "result" in message:
+        method = methods.get(message.get("id"))
+    validate_server_message(message, revision, method=method)
+
+
+class Session:
+    """One in-memory client connection to `server` (see the module docstring)."""
+
+    def __init__(self, server: Server, *, revision_hint: str = "2025-11-25") -> None:
+        self.server = server
+        self.revision_hint = revision_hint
+        self.revision: str | None = None
+        """The negotiated revision, once initialize has been answered."""
+        self.messages: list[Any] = []
+        """Every message the server wrote, decoded, in order."""
+        self.failures: list[str] = []
+        self._methods: dict[Any, str] = {}
+        self._ids = itertools.count(1)
+        self._arrived = anyio.Event()
+        self._tasks: anyio.abc.TaskGroup | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    async def __aenter__(self) -> Session:
+        self._tasks = anyio.create_task_group()
+        await self._tasks.__aenter__()
+        self.conn = self.server.connect(self._written)
+        self.conn.bind(self._tasks)
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        assert self._tasks is not None
+        self._tasks.cancel_scope.cancel()
+        await self._tasks.__aexit__(*exc_info)
+        if exc_info[0] is None:
+            self.check()
+
+    def check(self) -> None:
+        """Raise if any message written so far failed validation."""
+        if self.failures:
+            raise AssertionError("the server wrote invalid messages:\n" + "\n".join(self.failures))
+
+    # --- the server's side ---------------------------------------------------------------
+
+    async def _written(self, data: bytes) -> None:
+        try:
+            assert isinstance(data, bytes), f"transports get bytes, not {type(data).__name__}"
+            assert b"\n" not in data, "a message must be one line"
+            message = orjson.loads(data)
+            if (
+                isinstance(message, dict)
+                and self._methods.get(message.get("id")) == "initialize"
+                and isinstance(message.get("result"), dict)
+            ):
+                self.revision = message["result"].get("protocolVersion")
+            validate(message, self.revision or self.revision_hint, self._methods)
+        except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
+            self.failures.append(f"{exc}\n  raw: {data[:600]!r}")
+            message = {"__invalid__": data.decode(errors="replace")}
+        self.messages.append(message)
+        self._arrived.set()
+        self._arrived = anyio.Event()
+
+    # --- the client's side ---------------------------------------------------------------
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def _remember(self, message: Any) -> None:
+        if isinstance(message, list):
+            for element in message:
+                self._remember(element)
+        elif isinstance(message, dict) and "method" in message and "id" in message:
+            with contextlib.suppress(TypeError):  # an unhashable (invalid) id
+                self._methods[message["id"]] = message["method"]
+
+    async def send(self, message: Any) -> None:
+        """Send one JSON value (a message, a batch or anything else) as one line."""
+        self._remember(message)
+        await self.conn.receive(orjson.dumps(message, option=orjson.OPT_PASSTHROUGH_DATACLASS))
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.conn.receive(data)
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+
+    async def start(
+        self, method: str, params: dict[str, Any] | None = None, *, id: Any = None
+    ) -> Any:
+        """Send a request without waiting; returns its id."""
+        request_id = self.next_id() if id is None else id
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+        return request_id
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        id: Any = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> dict[str, Any]:
+        """Send a request and return the whole response message (with result or error)."""
+        request_id = await self.start(method, params, id=id)
+        return await self.response(request_id, timeout=timeout)
+
+    async def result(
+        self, method: str, params: dict[str, Any] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """Send a request and return its result; fails the test on an error response."""
+        reply = await self.request(method, params, **kwargs)
+        assert "result" in reply, f"{method} failed: {reply}"
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """tools/call; returns the CallToolResult."""
+        params: dict[str, Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        return await self.result("tools/call", params, **kwargs)
+
+    async def initialize(
+        self,
+        version: str = "2025-11-25",
+        *,
+        capabilities: dict[str, Any] | None = None,
+        client_info: dict[str, Any] | None = None,
+        initialized: bool = True,
+    ) -> dict[str, Any]:
+        """The handshake; returns the InitializeResult."""
+        self.revision_hint = version if version in HANDSHAKE_REVISIONS else self.revision_hint
+        result = await self.result(
+            "initialize",
+            {
+                "protocolVersion": version,
+                "capabilities": capabilities or {},
+                "clientInfo": client_info or {"name": "plainmcp-tests", "version": "0"},
+            },
+        )
+        if initialized:
+            await self.notify("notifications/initialized")
+        return result
+
+    # --- waiting -------------------------------------------------------------------------
+
+    async def wait_for(
+        self, predicate: Callable[[Any], bool], *, timeout: float = DEFAULT_TIMEOUT
+    ) -> Any:
+        """The first message (already written or still to come) that satisfies `predicate`."""
+        seen = 0
+        with anyio.fail_after(timeout):
+            while True:
+                self.check()
+                for message in self.messages[seen:]:
+                    if predicate(message):
+                        return message
+                seen = len(self.messages)
+                await self._arrived.wait()
+
+    async def response(self, request_id: Any, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
+        def answers(message: Any) -> bool:
+            return (
+                isinstance(message, dict)
+                and "method" not in message
+                and _same_id(message.get("id"), request_id)
+            )
+
+        return await self.wait_for(answers, timeout=timeout)
+
+    async def next_message(self, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
+        """The next message written after this call."""
+        start = len(self.messages)
+        with anyio.fail_after(timeout):
+            while len(self.messages) <= start:
+                self.check()
+                await self._arrived.wait()
+        self.check()
+        return self.messages[start]
+
+    async def quiet(self, duration: float = 0.2) -> list[Any]:
+        """Let the server run for `duration`; return what it wrote meanwhile."""
+        start = len(self.messages)
+        await anyio.sleep(duration)
+        self.check()
+        return self.messages[start:]
+
+    def notifications(self, method: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if isinstance(m, dict) and m.get("method") == method]
+
+
+def _same_id(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and bool(a == b)
