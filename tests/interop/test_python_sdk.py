@@ -1,0 +1,108 @@
+"""The official Python SDK client (PyPI `mcp`, legacy handshake) against examples/demo_server.py.
+
+The client spawns the demo over stdio, lists its tools and calls every one of them; each result
+must match the table in conftest.py exactly (content blocks, structuredContent, isError).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult
+
+from tests.interop.conftest import (
+    ADD_INPUT_SCHEMA,
+    CALLS,
+    OUTPUT_SCHEMAS,
+    READ_ONLY,
+    SERVER_COMMAND,
+    TOOL_NAMES,
+    Call,
+    Site,
+    check_png,
+    check_wav,
+    fetch_calls,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+async def client() -> AsyncIterator[Client]:
+    command, *args = SERVER_COMMAND
+    params = StdioServerParameters(command=command, args=args)
+    async with Client(params, mode="legacy", read_timeout_seconds=30) as connected:
+        yield connected
+
+
+def wire(result: CallToolResult) -> dict[str, Any]:
+    """The result as it went over the wire (resultType is a client-side default before 2026)."""
+    dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    dumped.pop("resultType", None)
+    return dumped
+
+
+async def test_handshake(client: Client) -> None:
+    assert client.protocol_version == "2025-11-25"
+    assert client.server_info is not None
+    assert (client.server_info.name, client.server_info.version) == ("plainmcp-demo", "0.1.0")
+    assert client.instructions is not None and client.instructions.startswith("Demo tools:")
+    assert client.server_capabilities.tools is not None
+
+
+async def test_list_tools(client: Client) -> None:
+    listed = await client.list_tools()
+    assert listed.next_cursor is None
+    tools = {tool.name: tool for tool in listed.tools}
+    assert [tool.name for tool in listed.tools] == TOOL_NAMES
+    assert tools["add"].description == "Add two integers."
+    assert tools["add"].input_schema == ADD_INPUT_SCHEMA
+    for name, tool in tools.items():
+        assert tool.output_schema == OUTPUT_SCHEMAS.get(name), name
+        assert tool.description, name
+        assert tool.input_schema["type"] == "object", name
+        hints = tool.annotations.model_dump(by_alias=True, exclude_none=True)  # type: ignore[union-attr]
+        expected = {"readOnlyHint": True, "openWorldHint": name == "fetch"}
+        assert hints == (expected if name == "fetch" else READ_ONLY), name
+
+
+@pytest.mark.parametrize("call", CALLS, ids=[call.id for call in CALLS])
+async def test_call(client: Client, call: Call) -> None:
+    result = await client.call_tool(call.tool, call.arguments)
+    assert wire(result) == call.expected
+
+
+async def test_fetch(client: Client, site: Site) -> None:
+    for call in fetch_calls(site):
+        result = await client.call_tool(call.tool, call.arguments)
+        assert wire(result) == call.expected, call.id
+
+
+async def test_media_decode(client: Client) -> None:
+    """The chart is a real bar chart; the tone a real WAV (checked without the demo's code)."""
+    chart = await client.call_tool("chart", {"region": "south"})
+    assert chart.content[0].model_dump() == {
+        "type": "text",
+        "text": "Sales chart for south",
+        "annotations": None,
+        "meta": None,
+    }
+    width, height, rows = check_png(chart.content[1].data)  # type: ignore[union-attr]
+    assert (width, height) == (68, 62)
+    bars = {tuple(rows[-5][x * 3 : x * 3 + 3]) for x in range(width)}
+    assert bars == {(255, 255, 255), (38, 139, 210)}
+
+    tone = await client.call_tool("tone", {"frequency": 440, "duration_ms": 500})
+    assert tone.content[0].mime_type == "audio/wav"  # type: ignore[union-attr]
+    assert check_wav(tone.content[0].data) == (1, 2, 8000, 4000)  # type: ignore[union-attr]
+
+
+async def test_unknown_tool(client: Client) -> None:
+    """An unknown tool is a protocol error; the SDK raises it."""
+    with pytest.raises(MCPError) as raised:
+        await client.call_tool("no_such_tool", {})
+    assert "no_such_tool" in str(raised.value)
