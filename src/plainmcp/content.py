@@ -56,8 +56,12 @@ class Annotations:
             for role in audience:
                 if role not in ("user", "assistant"):
                     raise ContentError(f"audience must be 'user' or 'assistant', not {role!r}")
-        if priority is not None and not 0 <= priority <= 1:
-            raise ContentError(f"priority must be between 0 and 1, not {priority!r}")
+        if priority is not None and (
+            isinstance(priority, bool)
+            or not isinstance(priority, int | float)
+            or not 0 <= priority <= 1
+        ):
+            raise ContentError(f"priority must be a number between 0 and 1, not {priority!r}")
         if isinstance(last_modified, datetime):
             if last_modified.tzinfo is None:
                 last_modified = last_modified.astimezone()
@@ -105,7 +109,8 @@ def _read_source(data: bytes | bytearray | memoryview | None, path: str | Path |
 
 def _decode_base64(text: str) -> bytes:
     try:
-        return base64.b64decode(text, validate=True)
+        # Line-wrapped base64 (MIME, PEM style) is common; whitespace carries no data.
+        return base64.b64decode("".join(text.split()), validate=True)
     except (binascii.Error, ValueError) as exc:
         raise ContentError(f"not valid base64: {exc}") from exc
 
@@ -118,7 +123,7 @@ def _media_type(
     if given is not None:
         given = given.strip().lower()
         if not given.startswith(family + "/"):
-            raise ContentError(f"{what} needs a {family}/* MIME type, not {given!r}")
+            raise ContentError(f"{what} needs an {family}/* MIME type, not {given!r}")
         if sniffed is not None and sniffed != given and _ALIASES.get(given) != sniffed:
             raise ContentError(f"mime_type {given!r} does not match the data, which is {sniffed}")
         return given
@@ -129,7 +134,9 @@ def _media_type(
             f" pass mime_type='{family}/...'"
         )
     if not found.startswith(family + "/"):
-        raise ContentError(f"the data is {found}, not {'an' if family == 'image' else ''} {family}")
+        raise ContentError(
+            f"the data is {found}, not {'an image' if family == 'image' else 'audio'}"
+        )
     return found
 
 
