@@ -327,8 +327,28 @@ class Connection:
             return
         await self._one(parsed)
 
+    def _error(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
+        """The error response to send, or None when the revision cannot express it.
+
+        Revisions before 2025-11-25 require an id on every response, so an error for a message
+        whose id is unknown (unparseable, invalid id) is logged instead of sent. Before
+        `initialize` the client's revision is unknown and the error is sent without an id, the
+        form of our latest revision (useful to someone typing at the server by hand).
+        """
+        rev = self.revision
+        if request_id is None and rev is not None and not rev.error_without_id:
+            log.warning(
+                "not answering an unidentifiable message (%s has no error without an id): %s",
+                rev.version,
+                error.message,
+            )
+            return None
+        return jsonrpc.error_message(request_id, error)
+
     async def _reply_error(self, request_id: RequestId | None, error: RpcError) -> None:
-        await self.send(jsonrpc.encode(jsonrpc.error_message(request_id, error)))
+        message = self._error(request_id, error)
+        if message is not None:
+            await self.send(jsonrpc.encode(message))
 
     async def _one(self, message: Message) -> None:
         assert self._tasks is not None
@@ -388,15 +408,19 @@ class Connection:
     async def _serve_batch(self, messages: list[Message]) -> None:
         rev = self.revision
         if rev is None or not rev.batches:
+            # Not a batch response (the revision has none): each request that can be identified
+            # gets its own error; the notifications in it are not acted on.
             version = rev.version if rev else "none negotiated"
-            await self._reply_error(
-                None,
-                RpcError(
-                    INVALID_REQUEST,
-                    f"Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
-                    f" (this session: {version})",
-                ),
+            refusal = RpcError(
+                INVALID_REQUEST,
+                f"Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
+                f" (this session: {version})",
             )
+            ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
+            for request_id in ids:
+                await self._reply_error(request_id, refusal)
+            if not ids:
+                await self._reply_error(None, refusal)
             return
         replies: list[dict[str, Any]] = []
 
@@ -424,6 +448,8 @@ class Connection:
                 elif isinstance(message, Notification):
                     self._notified(message)
                 elif isinstance(message, Invalid) and message.reply:
-                    replies.append(jsonrpc.error_message(message.id, message.error))
+                    error = self._error(message.id, message.error)
+                    if error is not None:
+                        replies.append(error)
         if replies:
             await self.send(jsonrpc.encode(replies))

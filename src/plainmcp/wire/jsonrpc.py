@@ -129,6 +129,14 @@ def result_message(request_id: RequestId, result: dict[str, Any]) -> dict[str, A
 
 
 def error_message(request_id: RequestId | None, error: RpcError) -> dict[str, Any]:
+    """An error response; without a known request id, `id` is left out (not null).
+
+    JSON-RPC 2.0 writes `"id": null` there, but no MCP schema admits a null id; from 2025-11-25
+    the schema makes `id` optional on errors for exactly this case. Callers check
+    `Revision.error_without_id` before sending one.
+    """
+    if request_id is None:
+        return {"jsonrpc": "2.0", "error": error.to_wire()}
     return {"jsonrpc": "2.0", "id": request_id, "error": error.to_wire()}
 
 

@@ -20,6 +20,9 @@ class Revision:
     """Sessions start with `initialize` (every revision before 2026-07-28)."""
     batches: bool
     """JSON-RPC batches must be accepted (2025-03-26 only)."""
+    error_without_id: bool
+    """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
+    require an id (string or integer) on every response, so such errors cannot be sent there."""
     content_types: frozenset[str]
     annotation_fields: frozenset[str]
     """Wire names of the content annotations the revision defines."""
@@ -47,6 +50,7 @@ REVISIONS: dict[str, Revision] = {
             version="2024-11-05",
             handshake=True,
             batches=False,
+            error_without_id=False,
             content_types=_BASE_CONTENT,
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -62,6 +66,7 @@ REVISIONS: dict[str, Revision] = {
             version="2025-03-26",
             handshake=True,
             batches=True,
+            error_without_id=False,
             content_types=_BASE_CONTENT | {"audio"},
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -77,6 +82,7 @@ REVISIONS: dict[str, Revision] = {
             version="2025-06-18",
             handshake=True,
             batches=False,
+            error_without_id=False,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -92,6 +98,7 @@ REVISIONS: dict[str, Revision] = {
             version="2025-11-25",
             handshake=True,
             batches=False,
+            error_without_id=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -109,6 +116,7 @@ REVISIONS: dict[str, Revision] = {
             version="2026-07-28",
             handshake=False,
             batches=False,
+            error_without_id=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -161,6 +169,7 @@ def compatibility_markdown() -> str:
     rows: list[tuple[str, list[str]]] = [
         ("initialize handshake", [_mark(r.handshake) for r in revs]),
         ("JSON-RPC batches", [_mark(r.batches) for r in revs]),
+        ("error reply without an `id` (parse errors)", [_mark(r.error_without_id) for r in revs]),
     ]
     rows += [
         (f"content `{kind}`", [_mark(kind in r.content_types) for r in revs])
@@ -217,6 +226,7 @@ The Server option `compat` chooses between two policies (default: `"fallback"`).
 | structured value for a client before 2025-06-18 | no `structuredContent`; the JSON text block carries the value | same |
 | tool `title` for 2025-03-26 | copied into `annotations.title` | same |
 | `lastModified`, block `_meta`, icons, tool fields the revision lacks | left out | same |
+| an error whose request id is unknown (unparseable line, invalid id) before 2025-11-25 | not sent (the schema requires an id); logged on stderr | same |
 
 The default is `fallback` because it keeps every tool useful to every client: the information
 reaches the model in a form the client's revision can carry, and nothing is dropped silently.

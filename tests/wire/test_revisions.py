@@ -1,0 +1,164 @@
+"""The revision table (wire.revisions): one test per row of docs/compatibility.md, the docs page
+itself, and version negotiation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.mcp_schemas import definition_names
+
+from plainmcp.wire.revisions import (
+    HANDSHAKE_VERSIONS,
+    LATEST_HANDSHAKE,
+    REVISIONS,
+    compatibility_markdown,
+    negotiate,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
+ALL = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+
+
+def having(predicate: object) -> list[str]:
+    return [v for v, r in REVISIONS.items() if predicate(r)]  # type: ignore[operator]
+
+
+def test_the_five_revisions_oldest_first() -> None:
+    assert tuple(REVISIONS) == ALL
+    assert all(r.version == v for v, r in REVISIONS.items())
+
+
+def test_docs_page_is_generated_from_the_table() -> None:
+    expected = compatibility_markdown()
+    actual = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
+    assert actual == expected, (
+        "docs/compatibility.md is stale; regenerate it with\n"
+        "    .venv/bin/python -m plainmcp.wire.revisions > docs/compatibility.md"
+    )
+
+
+def test_docs_table_has_a_row_per_fact() -> None:
+    page = compatibility_markdown()
+    assert "| | " + " | ".join(ALL) + " |" in page
+    for row in (
+        "| initialize handshake | yes | yes | yes | yes | – |",
+        "| JSON-RPC batches | – | yes | – | – | – |",
+        "| content `audio` | – | yes | yes | yes | yes |",
+        "| content `resource_link` | – | – | yes | yes | yes |",
+        "| `structuredContent` | – | – | object only | object only | any JSON |",
+        "| resource-not-found code | -32002 | -32002 | -32002 | -32002 | -32602 |",
+    ):
+        assert row in page
+
+
+# --- one test per row ------------------------------------------------------------------------
+
+
+def test_handshake_until_2025_11_25() -> None:
+    assert having(lambda r: r.handshake) == list(ALL[:4])
+    assert ALL[:4] == HANDSHAKE_VERSIONS
+    assert LATEST_HANDSHAKE == "2025-11-25"
+
+
+def test_batches_only_2025_03_26() -> None:
+    assert having(lambda r: r.batches) == ["2025-03-26"]
+    # agrees with the official schemas
+    assert [v for v in ALL if "JSONRPCBatchResponse" in definition_names(v)] == ["2025-03-26"]
+
+
+def test_error_without_id_from_2025_11_25() -> None:
+    assert having(lambda r: r.error_without_id) == ["2025-11-25", "2026-07-28"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "since"),
+    [
+        ("text", "2024-11-05"),
+        ("image", "2024-11-05"),
+        ("resource", "2024-11-05"),
+        ("audio", "2025-03-26"),
+        ("resource_link", "2025-06-18"),
+    ],
+)
+def test_content_types(kind: str, since: str) -> None:
+    assert having(lambda r: kind in r.content_types) == list(ALL[ALL.index(since) :])
+
+
+def test_audio_and_resource_link_agree_with_the_schemas() -> None:
+    assert [v for v in ALL if "AudioContent" in definition_names(v)] == list(ALL[1:])
+    assert [v for v in ALL if "ResourceLink" in definition_names(v)] == list(ALL[2:])
+
+
+def test_annotation_last_modified_from_2025_06_18() -> None:
+    assert having(lambda r: "lastModified" in r.annotation_fields) == list(ALL[2:])
+    assert all({"audience", "priority"} <= r.annotation_fields for r in REVISIONS.values())
+
+
+def test_block_meta_from_2025_06_18() -> None:
+    assert having(lambda r: r.block_meta) == list(ALL[2:])
+
+
+def test_structured_none_object_any() -> None:
+    assert [r.structured for r in REVISIONS.values()] == ["none", "none", "object", "object", "any"]
+
+
+@pytest.mark.parametrize(
+    ("field", "since"),
+    [
+        ("annotations", "2025-03-26"),
+        ("title", "2025-06-18"),
+        ("outputSchema", "2025-06-18"),
+        ("_meta", "2025-06-18"),
+        ("icons", "2025-11-25"),
+    ],
+)
+def test_tool_fields(field: str, since: str) -> None:
+    assert having(lambda r: field in r.tool_fields) == list(ALL[ALL.index(since) :])
+
+
+@pytest.mark.parametrize(
+    ("field", "since"),
+    [
+        ("name", "2024-11-05"),
+        ("version", "2024-11-05"),
+        ("title", "2025-06-18"),
+        ("description", "2025-11-25"),
+        ("icons", "2025-11-25"),
+        ("websiteUrl", "2025-11-25"),
+    ],
+)
+def test_server_info_fields(field: str, since: str) -> None:
+    assert having(lambda r: field in r.server_info_fields) == list(ALL[ALL.index(since) :])
+
+
+def test_result_type_only_2026_07_28() -> None:
+    assert having(lambda r: r.result_type) == ["2026-07-28"]
+
+
+def test_completions_capability_from_2025_03_26() -> None:
+    assert having(lambda r: r.completions_capability) == list(ALL[1:])
+
+
+def test_resource_link_icons_from_2025_11_25() -> None:
+    assert having(lambda r: r.resource_link_icons) == list(ALL[3:])
+
+
+def test_resource_not_found_code() -> None:
+    assert [r.resource_not_found for r in REVISIONS.values()] == [-32002] * 4 + [-32602]
+
+
+# --- negotiation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ALL[:4])
+def test_negotiate_echoes_each_handshake_version(version: str) -> None:
+    assert negotiate(version).version == version
+
+
+@pytest.mark.parametrize(
+    "requested",
+    ["2026-07-28", "2099-01-01", "2024-10-07", "", "garbage", None, 20241105, ["2025-06-18"]],
+)
+def test_negotiate_counter_offers_the_latest_handshake(requested: object) -> None:
+    assert negotiate(requested).version == "2025-11-25"
