@@ -11,7 +11,7 @@ import dataclasses
 import json
 import math
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from enum import Enum
 from pathlib import PurePath
@@ -57,6 +57,8 @@ def _convert(obj: Any, options: ResultOptions) -> Any:
             obj = obj.astimezone()
         if options.datetimes == "utc":
             obj = obj.astimezone(UTC)
+        return obj.isoformat()
+    if isinstance(obj, date | time):  # a date has no zone; a time of day keeps the one it has
         return obj.isoformat()
     if isinstance(obj, BaseModel):
         return obj.model_dump(mode="python", by_alias=True)
@@ -141,15 +143,17 @@ def dumps(value: Any, options: ResultOptions, *, indent: int | None = None) -> b
     except TypeError as exc:
         raise EncodeError(str(exc)) from None
     try:
-        return orjson.dumps(plain, option=(orjson.OPT_INDENT_2 if indent == 2 else 0))
+        if indent in (None, 2):  # orjson knows no other indentation
+            return orjson.dumps(plain, option=(orjson.OPT_INDENT_2 if indent == 2 else 0))
     except orjson.JSONEncodeError:
-        return json.dumps(
-            plain,
-            ensure_ascii=False,
-            allow_nan=False,
-            indent=indent,
-            separators=(",", ": ") if indent is not None else (",", ":"),
-        ).encode()
+        pass
+    return json.dumps(
+        plain,
+        ensure_ascii=False,
+        allow_nan=False,
+        indent=indent,
+        separators=(",", ": ") if indent is not None else (",", ":"),
+    ).encode()
 
 
 def _reason(exc: BaseException) -> str:
