@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import logging
 import re
 import secrets
@@ -42,6 +43,7 @@ from plainmcp.schema import (
 log = logging.getLogger("plainmcp")
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+_LONG_NUMBER = re.compile(rb"\d{19}")
 
 _ANNOTATION_KEYS = {
     "title": "title",
@@ -162,8 +164,8 @@ def make_tool(
 # --- invocation ----------------------------------------------------------------------------
 
 
-def _field_lines(errors: Sequence[Any]) -> str:
-    return "\n".join(f"- {e.path or '(arguments)'}: {e.message}" for e in errors)
+def _field_lines(errors: Sequence[Any], whole: str = "(arguments)") -> str:
+    return "\n".join(f"- {e.path or whole}: {e.message}" for e in errors)
 
 
 async def call_tool(
@@ -254,12 +256,14 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
 
 def _check(tool: Tool, raw: bytes) -> CallResult | None:
     assert tool.output is not None
+    # orjson reads integers wider than 64 bits as floats; the stdlib keeps them exact.
+    value = json.loads(raw) if _LONG_NUMBER.search(raw) else orjson.loads(raw)
     try:
-        tool.output.check(orjson.loads(raw))
+        tool.output.check(value)
     except OutputMismatch as exc:
         log.error("tool %r: result does not match its output schema: %s", tool.name, exc)
         return error_result(
             f"Tool '{tool.name}' returned a value that does not match its output schema:\n"
-            + _field_lines(exc.errors)
+            + _field_lines(exc.errors, "(return value)")
         )
     return None
