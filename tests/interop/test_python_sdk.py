@@ -73,13 +73,13 @@ async def test_list_tools(client: Client) -> None:
 @pytest.mark.parametrize("call", CALLS, ids=[call.id for call in CALLS])
 async def test_call(client: Client, call: Call) -> None:
     result = await client.call_tool(call.tool, call.arguments)
-    assert wire(result) == call.expected
+    call.check(wire(result))
 
 
 async def test_fetch(client: Client, site: Site) -> None:
     for call in fetch_calls(site):
         result = await client.call_tool(call.tool, call.arguments)
-        assert wire(result) == call.expected, call.id
+        call.check(wire(result))
 
 
 async def test_media_decode(client: Client) -> None:
@@ -99,6 +99,23 @@ async def test_media_decode(client: Client) -> None:
     tone = await client.call_tool("tone", {"frequency": 440, "duration_ms": 500})
     assert tone.content[0].mime_type == "audio/wav"  # type: ignore[union-attr]
     assert check_wav(tone.content[0].data) == (1, 2, 8000, 4000)  # type: ignore[union-attr]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="library bug: add(a=true, b=3) returns 4 (pydantic lax mode takes a bool as an int)",
+)
+async def test_boolean_is_not_an_integer(client: Client) -> None:
+    """JSON true is not a JSON Schema integer: it must be refused, not added as 1.
+
+    (Only the SDK sends it as is; the Inspector turns it into a number before sending.)
+    """
+    result = await client.call_tool("add", {"a": True, "b": 3})
+    assert result.is_error
+    assert result.structured_content is None
+    assert result.content[0].text.startswith(  # type: ignore[union-attr]
+        "Invalid arguments for tool 'add':\n- a: "
+    )
 
 
 async def test_unknown_tool(client: Client) -> None:
