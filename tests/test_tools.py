@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 import threading
 from typing import Any
 
+import orjson
 import pytest
 from typing_extensions import TypedDict
 
@@ -47,8 +49,8 @@ def text_of(result: CallResult) -> str:
 
 async def call(tool: Tool, arguments: dict[str, Any] | None = None, **kw: Any) -> CallResult:
     result = await call_tool(tool, arguments or {}, OPTIONS, **kw)
-    wire = render.call_result(result, REVISIONS["2025-11-25"], OPTIONS, tool.output_schema)
-    validate_definition(wire, "2025-11-25", "CallToolResult")
+    rendered = render.call_result(result, REVISIONS["2025-11-25"], OPTIONS, tool.output_schema)
+    validate_definition(json.loads(orjson.dumps(rendered)), "2025-11-25", "CallToolResult")
     return result
 
 
