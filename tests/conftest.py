@@ -69,6 +69,8 @@ class Session:
         self._ids = itertools.count(1)
         self._arrived = anyio.Event()
         self._tasks: anyio.abc.TaskGroup | None = None
+        self._sent_at = 0
+        self._request_sent_at: dict[tuple[type, Any], int] = {}
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -124,13 +126,17 @@ class Session:
         elif isinstance(message, dict) and "method" in message and "id" in message:
             with contextlib.suppress(TypeError):  # an unhashable (invalid) id
                 self._methods[message["id"]] = message["method"]
+                # responses to this id are looked for from here on (ids may be reused)
+                self._request_sent_at[(type(message["id"]), message["id"])] = len(self.messages)
 
     async def send(self, message: Any) -> None:
         """Send one JSON value (a message, a batch or anything else) as one line."""
         self._remember(message)
+        self._sent_at = len(self.messages)
         await self.conn.receive(orjson.dumps(message, option=orjson.OPT_PASSTHROUGH_DATACLASS))
 
     async def send_raw(self, data: bytes) -> None:
+        self._sent_at = len(self.messages)
         await self.conn.receive(data)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
@@ -205,10 +211,14 @@ class Session:
     # --- waiting -------------------------------------------------------------------------
 
     async def wait_for(
-        self, predicate: Callable[[Any], bool], *, timeout: float = DEFAULT_TIMEOUT
+        self,
+        predicate: Callable[[Any], bool],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        since: int = 0,
     ) -> Any:
         """The first message (already written or still to come) that satisfies `predicate`."""
-        seen = 0
+        seen = since
         with anyio.fail_after(timeout):
             while True:
                 self.check()
@@ -226,11 +236,12 @@ class Session:
                 and _same_id(message.get("id"), request_id)
             )
 
-        return await self.wait_for(answers, timeout=timeout)
+        since = self._request_sent_at.get((type(request_id), request_id), 0)
+        return await self.wait_for(answers, timeout=timeout, since=since)
 
     async def next_message(self, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
-        """The next message written after this call."""
-        start = len(self.messages)
+        """The first message written since the last `send`/`send_raw`/`notify`/`start`."""
+        start = self._sent_at
         with anyio.fail_after(timeout):
             while len(self.messages) <= start:
                 self.check()
