@@ -1,5 +1,6 @@
 """plainmcp: plain Python functions in, exact MCP out."""
 
+from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
 from plainmcp.content import (
     Annotations,
     Audio,
@@ -19,16 +20,20 @@ from plainmcp.server import Server
 __all__ = [
     "Annotations",
     "Audio",
+    "CallToolResult",
+    "Client",
     "ContentBlock",
     "ContentError",
     "EmbeddedResource",
     "File",
     "Icon",
     "Image",
+    "McpError",
     "ResourceLink",
     "ResultOptions",
     "Server",
     "Text",
     "ToolError",
+    "ToolInfo",
     "ToolResult",
 ]

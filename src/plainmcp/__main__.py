@@ -1,0 +1,5 @@
+"""`python -m plainmcp`: the plainmcp command line."""
+
+from plainmcp.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,564 @@
+"""A small async MCP client with typed results: in-memory or over a stdio subprocess.
+
+    async with Client.stdio(sys.executable, "server.py") as client:
+        result = await client.call_tool("add", {"a": 2, "b": 3})
+        print(result.text)
+
+Results come back as plainmcp content objects (Text, Image, Audio, EmbeddedResource,
+ResourceLink), so what a server sends can be compared with what its tools returned.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import anyio
+import anyio.abc
+
+from plainmcp.content import (
+    Annotations,
+    Audio,
+    ContentBlock,
+    ContentError,
+    EmbeddedResource,
+    Icon,
+    Image,
+    ResourceLink,
+    Text,
+)
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.jsonrpc import (
+    INTERNAL_ERROR,
+    METHOD_NOT_FOUND,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+)
+from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
+
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+
+log = logging.getLogger("plainmcp.client")
+
+CONNECTION_CLOSED = -32000
+Send = Callable[[bytes], Awaitable[None]]
+
+
+class McpError(Exception):
+    """A JSON-RPC error answered by the server (or the connection failing under a request)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class ConnectionClosed(McpError):
+    """The server went away before answering; `returncode` is its exit status when known."""
+
+    def __init__(self, message: str, returncode: int | None = None) -> None:
+        super().__init__(CONNECTION_CLOSED, message)
+        self.returncode = returncode
+
+
+# --- typed results -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfo:
+    name: str
+    version: str
+    title: str | None = None
+    description: str | None = None
+    website_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """One tool as `tools/list` described it."""
+
+    name: str
+    input_schema: dict[str, Any]
+    title: str | None = None
+    description: str | None = None
+    output_schema: dict[str, Any] | None = None
+    annotations: dict[str, Any] | None = None
+    icons: tuple[Icon, ...] | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownContent(ContentBlock):
+    """A content block of a type this client does not know; `data` is the wire object."""
+
+    kind: ClassVar[str] = "unknown"
+    type: str
+    data: Mapping[str, Any]
+    annotations: Annotations | None = None
+    meta: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallToolResult:
+    """A `tools/call` result. `structured` is None when the server sent no structuredContent."""
+
+    content: list[ContentBlock]
+    structured: Any = None
+    is_error: bool = False
+    meta: dict[str, Any] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The text blocks joined with newlines."""
+        return "\n".join(b.text for b in self.content if isinstance(b, Text))
+
+
+def _bad(what: str) -> McpError:
+    return McpError(INTERNAL_ERROR, f"Invalid response from server: {what}")
+
+
+def _b64(value: object, where: str) -> bytes:
+    if not isinstance(value, str):
+        raise _bad(f"{where} must be base64 text")
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise _bad(f"{where} is not valid base64 ({exc})") from None
+
+
+def _annotations(block: Mapping[str, Any]) -> Annotations | None:
+    raw = block.get("annotations")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return Annotations(
+            audience=raw.get("audience"),
+            priority=raw.get("priority"),
+            last_modified=raw.get("lastModified"),
+        )
+    except (ContentError, TypeError):
+        return None
+
+
+def _meta(obj: Mapping[str, Any]) -> dict[str, Any] | None:
+    meta = obj.get("_meta")
+    return meta if isinstance(meta, dict) else None
+
+
+def _icons(value: object) -> tuple[Icon, ...] | None:
+    if not isinstance(value, list):
+        return None
+    icons = []
+    for item in value:
+        if isinstance(item, dict) and isinstance(item.get("src"), str):
+            sizes = item.get("sizes")
+            icons.append(
+                Icon(
+                    src=item["src"],
+                    mime_type=item.get("mimeType"),
+                    sizes=tuple(sizes) if isinstance(sizes, list) else None,
+                    theme=item.get("theme"),
+                )
+            )
+    return tuple(icons) or None
+
+
+def _media(cls: type[Image] | type[Audio], block: Mapping[str, Any]) -> Image | Audio:
+    raw = _b64(block.get("data"), f"{block['type']} data")
+    mime_type = block.get("mimeType")
+    if not isinstance(mime_type, str):
+        raise _bad(f"{block['type']} block without mimeType")
+    annotations, meta = _annotations(block), _meta(block)
+    try:
+        return cls(raw, mime_type=mime_type, annotations=annotations, meta=meta)
+    except ContentError:
+        # Keep what the server sent, even when its declared type and the bytes disagree.
+        media = object.__new__(cls)
+        for name, value in (
+            ("data", raw),
+            ("mime_type", mime_type),
+            ("annotations", annotations),
+            ("meta", meta),
+        ):
+            object.__setattr__(media, name, value)
+        return media
+
+
+def parse_block(block: object) -> ContentBlock:
+    """One wire content block to its plainmcp object."""
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        raise _bad("a content block must be an object with a type")
+    kind = block["type"]
+    try:
+        if kind == "text":
+            text = block.get("text")
+            if not isinstance(text, str):
+                raise _bad("text block without text")
+            return Text(text, annotations=_annotations(block), meta=_meta(block))
+        if kind == "image":
+            return _media(Image, block)
+        if kind == "audio":
+            return _media(Audio, block)
+        if kind == "resource":
+            res = block.get("resource")
+            if not isinstance(res, dict):
+                raise _bad("resource block without resource")
+            blob = _b64(res["blob"], "resource blob") if "blob" in res else None
+            return EmbeddedResource(
+                uri=res.get("uri"),  # type: ignore[arg-type]
+                text=res.get("text"),
+                blob=blob,
+                mime_type=res.get("mimeType"),
+                annotations=_annotations(block),
+                meta=_meta(block),
+                resource_meta=_meta(res),
+            )
+        if kind == "resource_link":
+            return ResourceLink(
+                uri=block.get("uri"),  # type: ignore[arg-type]
+                name=block.get("name"),  # type: ignore[arg-type]
+                title=block.get("title"),
+                description=block.get("description"),
+                mime_type=block.get("mimeType"),
+                size=block.get("size"),
+                annotations=_annotations(block),
+                icons=_icons(block.get("icons")),
+                meta=_meta(block),
+            )
+    except ContentError as exc:
+        raise _bad(f"{kind} block: {exc}") from None
+    return UnknownContent(kind, block, _annotations(block), _meta(block))
+
+
+def parse_call_result(result: Mapping[str, Any]) -> CallToolResult:
+    """A wire CallToolResult to its typed form."""
+    content = result.get("content")
+    if not isinstance(content, list):
+        raise _bad("tools/call result without a content array")
+    return CallToolResult(
+        content=[parse_block(b) for b in content],
+        structured=result.get("structuredContent"),
+        is_error=result.get("isError") is True,
+        meta=_meta(result),
+        raw=dict(result),
+    )
+
+
+def parse_tool(tool: object) -> ToolInfo:
+    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+        raise _bad("a tool must be an object with a name")
+    schema = tool.get("inputSchema")
+    output = tool.get("outputSchema")
+    annotations = tool.get("annotations")
+    return ToolInfo(
+        name=tool["name"],
+        input_schema=schema if isinstance(schema, dict) else {"type": "object"},
+        title=tool.get("title"),
+        description=tool.get("description"),
+        output_schema=output if isinstance(output, dict) else None,
+        annotations=annotations if isinstance(annotations, dict) else None,
+        icons=_icons(tool.get("icons")),
+        meta=_meta(tool),
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("plainmcp")
+    except PackageNotFoundError:
+        return "0"
+
+
+# --- the client ------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _single_errors() -> AsyncIterator[None]:
+    """Raise a lone exception from a task group as itself, not as an ExceptionGroup of one."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+
+
+class _Waiter:
+    __slots__ = ("done", "error", "result")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.result: dict[str, Any] | None = None
+        self.error: McpError | None = None
+
+
+class Client:
+    """An MCP client session. Make one with `Client.stdio(...)` or `Client.memory(server)`."""
+
+    def __init__(self, send: Send, tasks: anyio.abc.TaskGroup) -> None:
+        self._send_bytes = send
+        self._tasks = tasks
+        self._lock = anyio.Lock()
+        self._next_id = 0
+        self._pending: dict[RequestId, _Waiter] = {}
+        self._closed: ConnectionClosed | None = None
+        self.server_info = ServerInfo(name="", version="")
+        self.protocol_version = ""
+        self.capabilities: dict[str, Any] = {}
+        self.instructions: str | None = None
+
+    # --- constructors ----------------------------------------------------------------------
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def stdio(
+        cls,
+        command: str,
+        *args: str,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        protocol_version: str = LATEST_HANDSHAKE,
+    ) -> AsyncIterator[Client]:
+        """Spawn `command *args` as a stdio server and initialize a session with it.
+
+        `env` is added to this process's environment; the server's stderr goes to ours.
+        """
+        full_env = {**os.environ, **env} if env is not None else None
+        process = await anyio.open_process([command, *args], env=full_env, cwd=cwd, stderr=None)
+        assert process.stdin is not None and process.stdout is not None
+        stdin, stdout = process.stdin, process.stdout
+
+        async def send(data: bytes) -> None:
+            await stdin.send(data + b"\n")
+
+        async with process, _single_errors(), anyio.create_task_group() as tasks:
+            client = cls(send, tasks)
+
+            async def read() -> None:
+                buffer = bytearray()
+                try:
+                    async for chunk in stdout:
+                        buffer += chunk
+                        start = 0
+                        while (end := buffer.find(b"\n", start)) >= 0:
+                            line = bytes(buffer[start:end]).strip()
+                            start = end + 1
+                            if line:
+                                client._receive(line)
+                        del buffer[:start]
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    pass
+                returncode = None
+                with anyio.move_on_after(2):
+                    returncode = await process.wait()
+                how = f"exit code {returncode}" if returncode is not None else "still running"
+                client._close(
+                    ConnectionClosed(f"The server closed the connection ({how})", returncode)
+                )
+
+            tasks.start_soon(read)
+            try:
+                await client._initialize(protocol_version)
+                yield client
+            finally:
+                with anyio.CancelScope(shield=True):
+                    with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                        await stdin.aclose()
+                    with anyio.move_on_after(5):
+                        await process.wait()
+                    if process.returncode is None:
+                        process.terminate()
+                        with anyio.move_on_after(2):
+                            await process.wait()
+                        if process.returncode is None:
+                            process.kill()
+                    tasks.cancel_scope.cancel()
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def memory(
+        cls, server: Server, *, protocol_version: str = LATEST_HANDSHAKE
+    ) -> AsyncIterator[Client]:
+        """A session with `server` in this process: no subprocess, no serialization shortcuts."""
+        async with _single_errors(), anyio.create_task_group() as tasks:
+            client: Client | None = None
+
+            async def to_client(data: bytes) -> None:
+                if client is not None:
+                    client._receive(data)
+
+            conn = server.connect(to_client)
+            conn.bind(tasks)
+            client = cls(conn.receive, tasks)
+            try:
+                await client._initialize(protocol_version)
+                yield client
+            finally:
+                client._close(ConnectionClosed("The client closed the session"))
+                tasks.cancel_scope.cancel()
+
+    # --- requests --------------------------------------------------------------------------
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send one request and wait for its result; a JSON-RPC error raises McpError."""
+        if self._closed is not None:
+            raise self._closed
+        self._next_id += 1
+        request_id = self._next_id
+        waiter = _Waiter()
+        self._pending[request_id] = waiter
+        try:
+            await self._send(jsonrpc.request_message(request_id, method, params))
+            await waiter.done.wait()
+        except anyio.get_cancelled_exc_class():
+            if self._closed is None:
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await self.notify(
+                        "notifications/cancelled",
+                        {"requestId": request_id, "reason": "cancelled by the client"},
+                    )
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+        if waiter.error is not None:
+            raise waiter.error
+        assert waiter.result is not None
+        return waiter.result
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        await self._send(jsonrpc.notification_message(method, params))
+
+    async def ping(self) -> None:
+        await self.request("ping")
+
+    async def list_tools(self) -> list[ToolInfo]:
+        """Every tool, following `nextCursor` across pages."""
+        tools: list[ToolInfo] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        while True:
+            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+            page = result.get("tools")
+            if not isinstance(page, list):
+                raise _bad("tools/list result without a tools array")
+            tools.extend(parse_tool(t) for t in page)
+            cursor = result.get("nextCursor")
+            if not cursor:
+                return tools
+            if not isinstance(cursor, str) or cursor in seen:
+                raise _bad(f"tools/list returned a repeated or invalid cursor {cursor!r}")
+            seen.add(cursor)
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> CallToolResult:
+        """Call a tool. A failing tool gives `is_error=True`; protocol faults raise McpError."""
+        result = await self.request(
+            "tools/call", {"name": name, "arguments": dict(arguments or {})}
+        )
+        return parse_call_result(result)
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    async def _initialize(self, protocol_version: str) -> None:
+        if protocol_version not in HANDSHAKE_VERSIONS:
+            raise ValueError(
+                f"protocol_version must be one of {', '.join(HANDSHAKE_VERSIONS)},"
+                f" not {protocol_version!r}"
+            )
+        result = await self.request(
+            "initialize",
+            {
+                "protocolVersion": protocol_version,
+                "capabilities": {},
+                "clientInfo": {"name": "plainmcp", "version": _version()},
+            },
+        )
+        version = result.get("protocolVersion")
+        if version not in HANDSHAKE_VERSIONS:
+            raise McpError(
+                INTERNAL_ERROR, f"The server chose protocol version {version!r}, not supported here"
+            )
+        info = result.get("serverInfo")
+        if not isinstance(info, dict):
+            raise _bad("initialize result without serverInfo")
+        self.protocol_version = version
+        self.server_info = ServerInfo(
+            name=str(info.get("name", "")),
+            version=str(info.get("version", "")),
+            title=info.get("title"),
+            description=info.get("description"),
+            website_url=info.get("websiteUrl"),
+        )
+        capabilities = result.get("capabilities")
+        self.capabilities = capabilities if isinstance(capabilities, dict) else {}
+        instructions = result.get("instructions")
+        self.instructions = instructions if isinstance(instructions, str) else None
+        await self.notify("notifications/initialized")
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        data = jsonrpc.encode(message)
+        try:
+            async with self._lock:
+                await self._send_bytes(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            raise self._closed or ConnectionClosed("The server closed the connection") from None
+
+    def _receive(self, data: bytes) -> None:
+        parsed = jsonrpc.parse(data)
+        for message in parsed if isinstance(parsed, list) else [parsed]:
+            if isinstance(message, Response):
+                waiter = self._pending.get(message.id)
+                if waiter is None:
+                    log.warning("ignored a response to unknown request %r", message.id)
+                    continue
+                if message.error is not None:
+                    error = message.error
+                    code = error.get("code")
+                    waiter.error = McpError(
+                        code if isinstance(code, int) else INTERNAL_ERROR,
+                        str(error.get("message", "")),
+                        error.get("data"),
+                    )
+                else:
+                    waiter.result = message.result or {}
+                waiter.done.set()
+            elif isinstance(message, Request):
+                self._tasks.start_soon(self._answer, message)
+            elif isinstance(message, Notification):
+                log.debug("notification from the server: %s", message.method)
+            else:
+                log.warning("ignored an invalid message from the server: %s", message.error)
+
+    async def _answer(self, request: Request) -> None:
+        """Requests from the server: ping is answered, anything else is not offered."""
+        if request.method == "ping":
+            reply = jsonrpc.result_message(request.id, {})
+        else:
+            reply = jsonrpc.error_message(
+                request.id, RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+            )
+        with contextlib.suppress(McpError):
+            await self._send(reply)
+
+    def _close(self, reason: ConnectionClosed) -> None:
+        if self._closed is None:
+            self._closed = reason
+        for waiter in self._pending.values():
+            if not waiter.done.is_set():
+                waiter.error = reason
+                waiter.done.set()
