@@ -269,15 +269,17 @@ def png(width: int, height: int, pixel) -> bytes:
     )
 
 
-def bar_chart_png(values: list[int], bar: int = 12, gap: int = 4, scale: int = 6) -> bytes:
-    """A bar chart on white: one dark bar per value, `scale` pixels per unit."""
+def bar_chart_png(values: list[int], bar: int = 24, gap: int = 8, scale: int = 10) -> bytes:
+    """A bar chart on white: one blue bar per value (`scale` pixels per unit) on a grey axis."""
     width = gap + len(values) * (bar + gap)
-    height = gap + max(values) * scale + gap
+    base = gap + max(values) * scale  # the axis row; bars stand on it
+    height = base + gap
 
     def pixel(x: int, y: int) -> tuple[int, int, int]:
+        if y == base:
+            return (128, 128, 128)
         slot, offset = divmod(x - gap, bar + gap)
-        in_bar = x >= gap and offset < bar and slot < len(values)
-        if in_bar and height - gap - y <= values[slot] * scale and y < height - gap:
+        if x >= gap and offset < bar and base - values[slot] * scale <= y < base:
             return (38, 139, 210)
         return (255, 255, 255)
 

@@ -47,7 +47,8 @@ def call_args(call: Call) -> list[str]:
 def runs(site: Site) -> dict[str, Run]:
     """Every Inspector invocation of this module, run concurrently: id -> (exit, result, error)."""
     jobs: dict[str, list[str]] = {call.id: call_args(call) for call in CALLS + fetch_calls(site)}
-    jobs["list"] = ["--method", "tools/list"]
+    # --strict also lints the schemas for portability across hosts (exit 6 on findings).
+    jobs["list"] = ["--method", "tools/list", "--strict"]
     # --tool-arg coerces "2" to the number 2, as a user typing at a terminal would expect.
     jobs["add-tool-arg"] = ["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2"]
     jobs["add-tool-arg"] += ["b=40"]
@@ -107,7 +108,7 @@ def test_tool_arg_coercion(runs: dict[str, Run]) -> None:
 def test_chart_is_a_png(runs: dict[str, Run]) -> None:
     _, result, _ = runs["chart"]
     assert result is not None
-    assert check_png(result["content"][1]["data"])[:2] == (68, 56)
+    assert check_png(result["content"][1]["data"])[:2] == (136, 96)
 
 
 def test_unknown_tool(runs: dict[str, Run]) -> None:

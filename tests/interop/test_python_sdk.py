@@ -92,13 +92,30 @@ async def test_media_decode(client: Client) -> None:
         "meta": None,
     }
     width, height, rows = check_png(chart.content[1].data)  # type: ignore[union-attr]
-    assert (width, height) == (68, 62)
-    bars = {tuple(rows[-5][x * 3 : x * 3 + 3]) for x in range(width)}
-    assert bars == {(255, 255, 255), (38, 139, 210)}
+    assert (width, height) == (136, 106)
+    blue, grey = b"\x26\x8b\xd2", b"\x80\x80\x80"
+    assert rows[98] == grey * width  # the axis
+    columns = [20, 52, 84, 116]  # the middle of each bar
+    heights = [sum(row[x * 3 : x * 3 + 3] == blue for row in rows) for x in columns]
+    assert heights == [70, 40, 60, 90]  # south's sales [7, 4, 6, 9], 10 px per unit
 
     tone = await client.call_tool("tone", {"frequency": 440, "duration_ms": 500})
     assert tone.content[0].mime_type == "audio/wav"  # type: ignore[union-attr]
     assert check_wav(tone.content[0].data) == (1, 2, 8000, 4000)  # type: ignore[union-attr]
+
+
+async def test_auto_mode_falls_back_to_the_handshake() -> None:
+    """mode="auto" probes server/discover first; the demo (handshake revisions) must still work."""
+    command, *args = SERVER_COMMAND
+    params = StdioServerParameters(command=command, args=args)
+    async with Client(params, read_timeout_seconds=30) as auto:
+        assert auto.protocol_version == "2025-11-25"
+        result = await auto.call_tool("add", {"a": 1, "b": 2})
+    assert wire(result) == {
+        "content": [{"type": "text", "text": "3"}],
+        "structuredContent": {"result": 3},
+        "isError": False,
+    }
 
 
 @pytest.mark.xfail(
