@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 import wave
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -98,11 +99,13 @@ def fetch(url: str, timeout: Annotated[float, Field(gt=0, le=30)] = 10) -> str:
     scheme = url.partition(":")[0].lower()
     if scheme not in ("http", "https"):
         raise ToolError(f"Only http and https URLs can be fetched, not {url!r}")
-    request = urllib.request.Request(url, headers={"User-Agent": "plainmcp-demo"})
     try:
+        request = urllib.request.Request(url, headers={"User-Agent": "plainmcp-demo"})
         with urllib.request.urlopen(request, timeout=timeout) as response:
             body = response.read(MAX_FETCH_BYTES + 1)
             charset = response.headers.get_content_charset() or "utf-8"
+    except ValueError as exc:  # e.g. no host, or a malformed address
+        raise ToolError(f"Not a valid URL: {url!r} ({exc})") from None
     except urllib.error.HTTPError as exc:
         raise ToolError(f"{url} answered HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
@@ -249,7 +252,7 @@ def showcase() -> list:
 # --- media made in code (no Pillow, no files) ---------------------------------------------------
 
 
-def png(width: int, height: int, pixel) -> bytes:
+def png(width: int, height: int, pixel: Callable[[int, int], tuple[int, int, int]]) -> bytes:
     """An RGB PNG whose pixel (x, y) has the colour `pixel(x, y)`."""
     rows = b"".join(
         b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height)

@@ -214,6 +214,18 @@ CALLS = [
         error("Only http and https URLs can be fetched, not 'ftp://example.com/file.txt'"),
     ),
     Call(
+        "fetch-invalid-url",
+        "fetch",
+        {"url": "http://[bad/"},
+        error("Not a valid URL: 'http://[bad/' (Invalid IPv6 URL)"),
+    ),
+    Call(
+        "fetch-no-host",
+        "fetch",
+        {"url": "http://"},
+        error("Could not fetch http://: no host given"),
+    ),
+    Call(
         "add-invalid",
         "add",
         {"a": 2.5, "b": 3},
