@@ -122,11 +122,13 @@ def bytes_block(raw: bytes, options: ResultOptions) -> ContentBlock:
     """Returned bytes: sniffed into an image/audio block, else an embedded blob."""
     if options.bytes_as == "base64_text":
         return Text(base64.b64encode(raw).decode("ascii"))
-    sniffed = mime.sniff(raw) if options.bytes_as == "sniff" else None
-    if sniffed is not None and sniffed.startswith("image/"):
-        return Image(raw, mime_type=sniffed)
-    if sniffed is not None and sniffed.startswith("audio/"):
-        return Audio(raw, mime_type=sniffed)
+    sniffed = mime.sniff(raw)
+    if options.bytes_as == "sniff" and sniffed is not None:
+        if sniffed.startswith("image/"):
+            return Image(raw, mime_type=sniffed)
+        if sniffed.startswith("audio/"):
+            return Audio(raw, mime_type=sniffed)
+    # "blob" always embeds, but still under the type the bytes declare.
     return EmbeddedResource(
         uri=content_uri(raw), blob=raw, mime_type=sniffed or "application/octet-stream"
     )
@@ -157,23 +159,32 @@ def _flatten(value: Any, options: ResultOptions, out: list[ContentBlock]) -> Non
         for item in value:
             _flatten(item, options, out)
     else:
-        out.extend(value_content(value, options))
+        out.extend(value_content(value, options, position=len(out) + 1))
 
 
-def _lift_blocks(value: Any, blocks: list[ContentBlock]) -> Any:
-    """Replace blocks nested in dicts by a reference, collecting them in order."""
+def _lift_blocks(value: Any, blocks: list[ContentBlock], position: int) -> Any:
+    """Replace blocks nested in dicts by a reference, collecting them in order.
+
+    `position` is where the JSON text block will sit in `content` (1-based); the blocks follow it.
+    """
     if isinstance(value, ContentBlock):
         blocks.append(value)
-        return f"<{value.kind} block {len(blocks) + 1}>"
+        return f"<{value.kind} block {position + len(blocks)}>"
     if isinstance(value, dict):
-        return {k: _lift_blocks(v, blocks) for k, v in value.items()}
+        return {k: _lift_blocks(v, blocks, position) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_lift_blocks(v, blocks) for v in value]
+        return [_lift_blocks(v, blocks, position) for v in value]
     return value
 
 
-def value_content(value: Any, options: ResultOptions) -> tuple[ContentBlock, ...]:
-    """An ordinary return value as content blocks (the table in docs/results.md)."""
+def value_content(
+    value: Any, options: ResultOptions, *, position: int = 1
+) -> tuple[ContentBlock, ...]:
+    """An ordinary return value as content blocks (the table in docs/results.md).
+
+    `position` is where the first block will sit in the result's `content` (1-based), so that
+    references to blocks lifted out of a dict name their real place.
+    """
     if isinstance(value, str):
         return (Text(value),)
     if isinstance(value, ContentBlock):
@@ -188,8 +199,7 @@ def value_content(value: Any, options: ResultOptions) -> tuple[ContentBlock, ...
         return (Text(json_text(value, options)),)
     except encoding.BlockInValue:
         blocks: list[ContentBlock] = []
-        lifted = _lift_blocks(value, blocks)
-        # Numbering starts at 2: the JSON text itself is block 1.
+        lifted = _lift_blocks(value, blocks, position)
         return (Text(json_text(lifted, options)), *blocks)
 
 
