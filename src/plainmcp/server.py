@@ -315,8 +315,8 @@ class Connection:
                 None,
                 RpcError(
                     INVALID_REQUEST,
-                    f"Invalid Request: message of {len(data)} bytes exceeds the limit of"
-                    f" {self.server.max_message_bytes}",
+                    "Invalid Request: message exceeds the limit of"
+                    f" {self.server.max_message_bytes} bytes",
                 ),
             )
             return

@@ -33,9 +33,13 @@ def claim_stdout() -> int:
     """Keep the real stdout for protocol messages; send everything else written there to stderr."""
     global _protocol_fd
     if _protocol_fd is None:
-        sys.stdout.flush()
         _protocol_fd = os.dup(1)
         os.dup2(2, 1)
+        # Flush only now: what was printed before (an import that prints, while stdout is a
+        # block-buffered pipe) is still in the buffer and goes to stderr with fd 1, instead of
+        # corrupting the protocol stream.
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
         sys.stdout = sys.stderr
     return _protocol_fd
 
@@ -71,11 +75,14 @@ def _reader(
                 break
             if not chunk:
                 break
+            # `pending` holds no newline before this chunk: search only the new bytes, so a
+            # long line read in many chunks costs linear time, not quadratic.
+            scanned = len(pending)
             pending += chunk
             batch: list[bytes] = []
             start = 0
             while True:
-                end = pending.find(b"\n", start)
+                end = pending.find(b"\n", max(start, scanned))
                 if end < 0:
                     break
                 if discarding:
