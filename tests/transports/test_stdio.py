@@ -12,10 +12,10 @@ from typing import Any
 import anyio
 import orjson
 import pytest
-from tests.conftest import validate
 
 from plainmcp import Server
 from plainmcp.transports import stdio
+from tests.conftest import validate
 
 TIMEOUT = 10.0
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import orjson
 import pytest
-from tests.mcp_schemas import validate_definition
 
 from plainmcp import (
     Annotations,
@@ -25,6 +24,7 @@ from plainmcp.results import CallResult
 from plainmcp.tools import make_tool
 from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
+from tests.mcp_schemas import validate_definition
 
 ALL = tuple(REVISIONS)
 FALLBACK = ResultOptions()

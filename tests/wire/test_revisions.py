@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.mcp_schemas import definition_names
 
 from plainmcp.wire.revisions import (
     HANDSHAKE_VERSIONS,
@@ -15,6 +14,7 @@ from plainmcp.wire.revisions import (
     compatibility_markdown,
     negotiate,
 )
+from tests.mcp_schemas import definition_names
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
 ALL = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
