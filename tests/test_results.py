@@ -185,7 +185,7 @@ ROWS: dict[str, Row] = {
         _error(
             "measure",
             "does not match its output schema:\n"
-            "- (return value): Input should be a valid number, got None",
+            "- (return value): Input should be a valid number, got null",
         ),
         name="measure",
     ),
@@ -515,7 +515,7 @@ async def test_invalid_arguments() -> None:
     out = await run(divide, arguments={"a": "one"})
     assert out == text(
         "Invalid arguments for tool 'divide':\n"
-        "- a: Input should be a valid number, unable to parse string as a number, got 'one'\n"
+        '- a: Input should be a valid number, got "one"\n'
         "- b: Field required",
         error=True,
     )
@@ -547,7 +547,7 @@ async def test_structured_mismatch() -> None:
     out = await run(weather)
     assert out == text(
         "Tool 'weather' returned a value that does not match its output schema:\n"
-        "- year: Input should be a valid integer, got 'last year'",
+        '- year: Input should be a valid integer, got "last year"',
         error=True,
     )
 

@@ -302,17 +302,21 @@ async def test_invalid_arguments_name_each_field() -> None:
     assert text_of(result) == (
         "Invalid arguments for tool 'book':\n"
         "- city: Field required\n"
-        "- nights: Input should be a valid integer, unable to parse string as an integer,"
-        " got 'two'\n"
-        "- guests: Input should be a valid integer, unable to parse string as an integer,"
-        " got 'x'\n"
+        '- nights: Input should be a valid integer, got "two"\n'
+        '- guests: Input should be a valid integer, got "x"\n'
         "- pets: Unexpected argument"
     )
 
 
 @pytest.mark.anyio
-async def test_arguments_are_coerced_like_json() -> None:
-    assert (await call(make_tool(add), {"a": "2", "b": 3})).structured_json == b"5"
+async def test_arguments_are_strict_json_types() -> None:
+    result = await call(make_tool(add), {"a": "2", "b": True})
+    assert result.is_error
+    assert text_of(result) == (
+        "Invalid arguments for tool 'add':\n"
+        '- a: Input should be a valid integer, got "2"\n'
+        "- b: Input should be a valid integer, got true"
+    )
 
 
 @pytest.mark.anyio
@@ -387,7 +391,7 @@ async def test_structured_mismatch_names_the_field_and_is_logged(
     assert result.is_error
     assert text_of(result) == (
         "Tool 'weather' returned a value that does not match its output schema:\n"
-        "- celsius: Input should be a valid number, got 'cold'"
+        '- celsius: Input should be a valid number, got "cold"'
     )
     [record] = caplog.records
     assert record.getMessage().startswith("tool 'weather': result does not match its output schema")
@@ -441,7 +445,7 @@ async def test_whole_value_mismatch_says_return_value() -> None:
     result = await call(make_tool(wrong))
     assert text_of(result) == (
         "Tool 'wrong' returned a value that does not match its output schema:\n"
-        "- (return value): Input should be a valid integer, got 'x'"
+        '- (return value): Input should be a valid integer, got "x"'
     )
 
 

@@ -248,9 +248,25 @@ def _resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
 # --------------------------------------------------------------------------- errors
 
 
+def _json_repr(value: Any, limit: int = 80) -> str:
+    """How the model sent the value (JSON), not how Python would print it."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _short_repr(value: Any, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_bytes(value: Mapping[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # integers beyond 64 bits: the stdlib writes them exactly
+        return json.dumps(value, allow_nan=False, default=str).encode()
 
 
 def _field_errors(exc: ValidationError) -> list[FieldError]:
@@ -263,7 +279,9 @@ def _field_errors(exc: ValidationError) -> list[FieldError]:
         elif kind == "extra_forbidden":
             message = "Unexpected argument"
         else:
-            message = f"{err['msg']}, got {_short_repr(err.get('input'))}"
+            message = err["msg"]
+            if ", got " not in message:
+                message += f", got {_json_repr(err.get('input'))}"
         errors.append(FieldError(path, message))
     return errors
 
@@ -282,7 +300,11 @@ class InputSpec:
     _accepted: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate (lax: "5" becomes 5) and construct Python values, keyed by parameter name.
+        """Validate against the advertised schema and construct Python values by parameter name.
+
+        JSON types are strict ("5" is not an integer, true is not a number): the model reads
+        the error and corrects itself, rather than having a guess made for it. Strings still
+        become datetimes, UUIDs and enum members, and objects become models, as JSON requires.
 
         Parameters the client left out are left out here too, so the function's own default
         applies. Raises ArgumentError naming every bad, missing or unexpected field.
@@ -301,7 +323,7 @@ class InputSpec:
             if key not in self._accepted
         ]
         try:
-            validated = self._model.model_validate(dict(arguments))
+            validated = self._model.model_validate_json(_json_bytes(arguments), strict=True)
         except ValidationError as exc:
             raise ArgumentError(_field_errors(exc) + unexpected) from None
         if unexpected:

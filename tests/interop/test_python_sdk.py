@@ -118,10 +118,6 @@ async def test_auto_mode_falls_back_to_the_handshake() -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library bug: add(a=true, b=3) returns 4 (pydantic lax mode takes a bool as an int)",
-)
 async def test_boolean_is_not_an_integer(client: Client) -> None:
     """JSON true is not a JSON Schema integer: it must be refused, not added as 1.
 
@@ -130,8 +126,8 @@ async def test_boolean_is_not_an_integer(client: Client) -> None:
     result = await client.call_tool("add", {"a": True, "b": 3})
     assert result.is_error
     assert result.structured_content is None
-    assert result.content[0].text.startswith(  # type: ignore[union-attr]
-        "Invalid arguments for tool 'add':\n- a: "
+    assert result.content[0].text == (  # type: ignore[union-attr]
+        "Invalid arguments for tool 'add':\n- a: Input should be a valid integer, got true"
     )
 
 
