@@ -206,13 +206,12 @@ def call_result(
 
 def _json_text(raw: bytes, options: ResultOptions) -> str:
     if raw[:1] == b'"' or options.json_indent is not None:
-        value = orjson.loads(raw)
-        if isinstance(value, str):
-            return value
-        if options.json_indent == 2:
-            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
         import json
 
+        # The stdlib, not orjson: orjson reads integers wider than 64 bits as floats.
+        value = json.loads(raw)
+        if isinstance(value, str):
+            return value
         return json.dumps(value, indent=options.json_indent, ensure_ascii=False)
     return raw.decode()
 
