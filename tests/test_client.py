@@ -269,3 +269,12 @@ def test_malformed_blocks_raise(wire: Any) -> None:
 def test_parse_call_result_needs_content() -> None:
     with pytest.raises(McpError):
         parse_call_result({"isError": False})
+
+
+async def test_server_forgets_a_closed_memory_session() -> None:
+    server = Server("dynamic")
+    async with Client.memory(server) as client:
+        await client.ping()
+    server.add_tool(lambda: "ok", name="late")  # must not post to the finished session
+    with pytest.raises(ConnectionClosed):
+        await client.ping()

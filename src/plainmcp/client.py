@@ -286,6 +286,10 @@ def _version() -> str:
 # --- the client ------------------------------------------------------------------------------
 
 
+async def _closed_send(data: bytes) -> None:
+    raise anyio.ClosedResourceError
+
+
 @contextlib.asynccontextmanager
 async def _single_errors() -> AsyncIterator[None]:
     """Raise a lone exception from a task group as itself, not as an ExceptionGroup of one."""
@@ -409,6 +413,9 @@ class Client:
                 yield client
             finally:
                 client._close(ConnectionClosed("The client closed the session"))
+                # Drop the client -> connection reference so the server forgets this session
+                # now, not at the next garbage collection (it would still post to it).
+                client._send_bytes = _closed_send
                 tasks.cancel_scope.cancel()
 
     # --- requests --------------------------------------------------------------------------
