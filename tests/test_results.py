@@ -755,10 +755,6 @@ async def test_lifted_block_references_name_their_position() -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="render._json_text re-parses with orjson.loads, which reads >64-bit ints as floats",
-)
 async def test_indented_fallback_keeps_big_integers() -> None:
     def big() -> int:
         return 2**70
