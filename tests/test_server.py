@@ -555,3 +555,23 @@ async def test_duplicate_in_flight_id_is_refused() -> None:
         await s.wait_for(lambda m: m.get("id") == "dup" and "result" in m, timeout=3)
         # once answered, the id may be used again
         assert (await s.request("ping", id="dup"))["result"] == {}
+
+
+def test_closed_connection_is_forgotten() -> None:
+    """A transport that ended must not be posted to when the tool list changes later."""
+    app = Server("x")
+    sent: list[bytes] = []
+
+    async def main() -> None:
+        async def send(data: bytes) -> None:
+            sent.append(data)
+
+        async with anyio.create_task_group() as tasks:
+            conn = app.connect(send)
+            conn.bind(tasks)
+            conn.close()
+
+    anyio.run(main)
+    app.add_tool(lambda: "ok", name="late")
+    assert "late" in app.tools
+    assert sent == []

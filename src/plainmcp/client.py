@@ -416,6 +416,7 @@ class Client:
                 # Drop the client -> connection reference so the server forgets this session
                 # now, not at the next garbage collection (it would still post to it).
                 client._send_bytes = _closed_send
+                conn.close()
                 tasks.cancel_scope.cancel()
 
     # --- requests --------------------------------------------------------------------------

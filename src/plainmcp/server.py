@@ -296,6 +296,11 @@ class Connection:
         self._token = anyio.lowlevel.current_token()
         self._loop_thread = threading.get_ident()
 
+    def close(self) -> None:
+        """The transport is done: forget this connection so nothing more is posted to it."""
+        self._tasks = None
+        self.server._connections.discard(self)
+
     def post(self, message: dict[str, Any]) -> None:
         """Send a server-initiated message from any thread, without waiting."""
         tasks = self._tasks

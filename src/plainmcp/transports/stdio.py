@@ -18,10 +18,10 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
-from anyio.streams.memory import MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.server import Connection, Server
 
 log = logging.getLogger("plainmcp")
 
@@ -128,6 +128,20 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
 
     conn = server.connect(send)
     send_lines, receive_lines = anyio.create_memory_object_stream[list[bytes]](16)
+    try:
+        await _serve_connection(conn, input_fd, send_lines, receive_lines, broken)
+    finally:
+        conn.close()
+
+
+async def _serve_connection(
+    conn: Connection,
+    input_fd: int,
+    send_lines: MemoryObjectSendStream[list[bytes]],
+    receive_lines: MemoryObjectReceiveStream[list[bytes]],
+    broken: anyio.Event,
+) -> None:
+    server = conn.server
     async with anyio.create_task_group() as tasks:
         conn.bind(tasks)
         thread = threading.Thread(
