@@ -41,6 +41,51 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Any in-process connection (Session, Client.memory, testing helpers) has every message it
+    writes validated against the negotiated revision's official schema; the test fails if not."""
+    failures: list[str] = []
+    original = Server.connect
+
+    def connect(self: Server, send: Any) -> Any:
+        methods: dict[Any, str] = {}
+        negotiated: list[str] = []
+
+        async def checked(data: bytes) -> None:
+            try:
+                message = orjson.loads(data)
+                if (
+                    isinstance(message, dict)
+                    and methods.get(message.get("id")) == "initialize"
+                    and isinstance(message.get("result"), dict)
+                ):
+                    negotiated.append(message["result"]["protocolVersion"])
+                validate(message, negotiated[-1] if negotiated else "2025-11-25", methods)
+            except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
+                failures.append(f"{exc}\n  raw: {data[:600]!r}")
+            await send(data)
+
+        conn = original(self, checked)
+        receive = conn.receive
+
+        async def remembering(data: bytes) -> None:
+            with contextlib.suppress(orjson.JSONDecodeError, TypeError):
+                message = orjson.loads(data)
+                for item in message if isinstance(message, list) else [message]:
+                    if isinstance(item, dict) and "method" in item and "id" in item:
+                        methods[item["id"]] = item["method"]
+            await receive(data)
+
+        conn.receive = remembering  # type: ignore[method-assign]
+        return conn
+
+    monkeypatch.setattr(Server, "connect", connect)
+    yield
+    if failures:
+        pytest.fail("the server wrote invalid messages:\n" + "\n".join(failures))
+
+
 def validate(message: Any, revision: str, methods: dict[Any, str]) -> None:
     """Validate one decoded server message (or batch); `methods` maps request id -> method."""
     if isinstance(message, list):
