@@ -156,6 +156,17 @@ def dumps(value: Any, options: ResultOptions, *, indent: int | None = None) -> b
     ).encode()
 
 
+def as_text(raw: bytes, indent: int | None = None) -> str:
+    """Encoded JSON as a text block's text: a JSON string reads as itself, the rest as JSON."""
+    if raw[:1] != b'"' and indent is None:
+        return raw.decode()
+    # The stdlib, not orjson: orjson reads integers wider than 64 bits as floats.
+    value = json.loads(raw)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, indent=indent, ensure_ascii=False)
+
+
 def _reason(exc: BaseException) -> str:
     cause = exc.__cause__
     if cause is not None:

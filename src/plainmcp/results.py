@@ -10,8 +10,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-import orjson
-
 from plainmcp import encoding, mime
 from plainmcp.content import (
     Audio,
@@ -95,10 +93,9 @@ def _blocks(content: ContentLike | None) -> tuple[ContentBlock, ...]:
 class ToolError(Exception):
     """Raise it in a tool to fail with a message the model reads (an isError result)."""
 
-    def __init__(self, message: str, *, structured: Any = NOTHING) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        self.structured = structured
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,26 +133,21 @@ def bytes_block(raw: bytes, options: ResultOptions) -> ContentBlock:
 
 def json_text(value: Any, options: ResultOptions) -> str:
     """A value as a text block's text: JSON, except that a JSON string reads as itself."""
-    raw = encoding.dumps(value, options, indent=options.json_indent)
-    if raw[:1] == b'"':
-        decoded = orjson.loads(raw)
-        assert isinstance(decoded, str)
-        return decoded
-    return raw.decode()
+    return encoding.as_text(encoding.dumps(value, options), options.json_indent)
 
 
-def _has_block(value: Any) -> bool:
+def has_block(value: Any) -> bool:
     if isinstance(value, ContentBlock):
         return True
     if isinstance(value, list | tuple):
-        return any(_has_block(item) for item in value)
+        return any(has_block(item) for item in value)
     return False
 
 
 def _flatten(value: Any, options: ResultOptions, out: list[ContentBlock]) -> None:
     if isinstance(value, ContentBlock):
         out.append(value)
-    elif isinstance(value, list | tuple) and _has_block(value):
+    elif isinstance(value, list | tuple) and has_block(value):
         for item in value:
             _flatten(item, options, out)
     else:
@@ -191,7 +183,7 @@ def value_content(
         return (value,)
     if isinstance(value, bytes | bytearray | memoryview):
         return (bytes_block(bytes(value), options),)
-    if isinstance(value, list | tuple) and _has_block(value):
+    if isinstance(value, list | tuple) and has_block(value):
         out: list[ContentBlock] = []
         _flatten(value, options, out)
         return tuple(out) or (Text(""),)

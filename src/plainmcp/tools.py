@@ -25,8 +25,8 @@ from plainmcp.results import (
     CallResult,
     ToolError,
     ToolResult,
-    _has_block,
     error_result,
+    has_block,
     limit_text,
     value_content,
 )
@@ -220,7 +220,7 @@ def shape(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
         if isinstance(value, ToolResult):
             return _from_tool_result(value, tool, options)
         if tool.output is not None:
-            if _has_block(value) or isinstance(value, bytes | bytearray):
+            if has_block(value) or isinstance(value, bytes | bytearray):
                 return error_result(
                     f"Tool '{tool.name}' declares structured output but returned content blocks;"
                     " return ToolResult(content=..., structured=...) to send both"

@@ -6,6 +6,7 @@ and these functions read the revision table to decide what each client can be se
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from plainmcp.content import (
     Text,
     content_uri,
 )
+from plainmcp.encoding import as_text
 from plainmcp.options import ResultOptions
 from plainmcp.results import CallResult
 from plainmcp.wire.revisions import Revision
@@ -92,7 +94,7 @@ def block(value: ContentBlock, rev: Revision) -> dict[str, Any]:
             contents["text"] = value.text
         else:
             assert value.blob is not None
-            contents["blob"] = _b64(value.blob)
+            contents["blob"] = base64.b64encode(value.blob).decode("ascii")
         if value.resource_meta and rev.block_meta:
             contents["_meta"] = dict(value.resource_meta)
         return _common(value, {"type": "resource", "resource": contents}, rev)
@@ -110,12 +112,6 @@ def block(value: ContentBlock, rev: Revision) -> dict[str, Any]:
             out["icons"] = [icon(i) for i in value.icons]
         return _common(value, out, rev)
     raise TypeError(f"not a content block: {type(value).__name__}")
-
-
-def _b64(raw: bytes) -> str:
-    import base64
-
-    return base64.b64encode(raw).decode("ascii")
 
 
 def downgrade(value: ContentBlock, rev: Revision) -> ContentBlock:
@@ -192,7 +188,7 @@ def call_result(
                 structured_content = {"result": fragment}
         if not blocks:
             if options.text_fallback or structured_content is None:
-                blocks = (Text(_json_text(structured, options)),)
+                blocks = (Text(as_text(structured, options.json_indent)),)
             else:
                 blocks = (Text(STRUCTURED_ELSEWHERE),)
     if not blocks:
@@ -202,18 +198,6 @@ def call_result(
         out["structuredContent"] = structured_content
     out["isError"] = result.is_error
     return _finish(out, result, rev)
-
-
-def _json_text(raw: bytes, options: ResultOptions) -> str:
-    if raw[:1] == b'"' or options.json_indent is not None:
-        import json
-
-        # The stdlib, not orjson: orjson reads integers wider than 64 bits as floats.
-        value = json.loads(raw)
-        if isinstance(value, str):
-            return value
-        return json.dumps(value, indent=options.json_indent, ensure_ascii=False)
-    return raw.decode()
 
 
 def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str, Any]:
