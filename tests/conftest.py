@@ -50,18 +50,13 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
 
     def connect(self: Server, send: Any) -> Any:
         methods: dict[Any, str] = {}
-        negotiated: list[str] = []
+        revision: list[str | None] = [None]
 
         async def checked(data: bytes) -> None:
             try:
                 message = orjson.loads(data)
-                if (
-                    isinstance(message, dict)
-                    and methods.get(message.get("id")) == "initialize"
-                    and isinstance(message.get("result"), dict)
-                ):
-                    negotiated.append(message["result"]["protocolVersion"])
-                validate(message, negotiated[-1] if negotiated else "2025-11-25", methods)
+                revision[0] = negotiated(message, methods) or revision[0]
+                validate(message, revision[0] or "2025-11-25", methods)
             except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
                 failures.append(f"{exc}\n  raw: {data[:600]!r}")
             await send(data)
@@ -84,6 +79,18 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
     yield
     if failures:
         pytest.fail("the server wrote invalid messages:\n" + "\n".join(failures))
+
+
+def negotiated(message: Any, methods: dict[Any, str]) -> str | None:
+    """The revision an initialize result settles on, or None for any other message."""
+    if (
+        isinstance(message, dict)
+        and methods.get(message.get("id")) == "initialize"
+        and isinstance(message.get("result"), dict)
+    ):
+        version = message["result"].get("protocolVersion")
+        return version if isinstance(version, str) else None
+    return None
 
 
 def validate(message: Any, revision: str, methods: dict[Any, str]) -> None:
@@ -145,12 +152,7 @@ class Session:
             assert isinstance(data, bytes), f"transports get bytes, not {type(data).__name__}"
             assert b"\n" not in data, "a message must be one line"
             message = orjson.loads(data)
-            if (
-                isinstance(message, dict)
-                and self._methods.get(message.get("id")) == "initialize"
-                and isinstance(message.get("result"), dict)
-            ):
-                self.revision = message["result"].get("protocolVersion")
+            self.revision = negotiated(message, self._methods) or self.revision
             validate(message, self.revision or self.revision_hint, self._methods)
         except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
             self.failures.append(f"{exc}\n  raw: {data[:600]!r}")

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.conftest import HANDSHAKE_REVISIONS, validate
+from tests.conftest import HANDSHAKE_REVISIONS, negotiated, validate
 
 SERVER = Path(__file__).parent / "servers" / "everything.py"
 REPO = Path(__file__).resolve().parents[2]
@@ -64,12 +64,7 @@ class Proc:
             try:
                 assert line.endswith(b"\n"), "a message must end with a newline"
                 message = orjson.loads(line)
-                if (
-                    isinstance(message, dict)
-                    and self._methods.get(message.get("id")) == "initialize"
-                    and isinstance(message.get("result"), dict)
-                ):
-                    self.revision = message["result"].get("protocolVersion")
+                self.revision = negotiated(message, self._methods) or self.revision
                 validate(message, self.revision or self.revision_hint, self._methods)
             except (AssertionError, orjson.JSONDecodeError) as exc:
                 self.failures.append(f"{exc}\n  raw: {line[:400]!r}")
