@@ -6,8 +6,6 @@ parsing and rendering happens here, the same for every transport.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import logging
 import threading
 import weakref
@@ -23,6 +21,7 @@ from plainmcp.content import Icon
 from plainmcp.options import ResultOptions
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import jsonrpc, render
+from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -224,12 +223,12 @@ class Server:
 
     async def _list_tools(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
         assert conn.revision is not None
-        everything = self._tool_list(conn.revision)
-        start = _read_cursor(params.get("cursor"), len(everything))
-        end = start + self.page_size
-        result: dict[str, Any] = {"tools": everything[start:end]}
-        if end < len(everything):
-            result["nextCursor"] = _make_cursor(end)
+        tools, next_cursor = page(
+            self._tool_list(conn.revision), params.get("cursor"), self.page_size
+        )
+        result: dict[str, Any] = {"tools": list(tools)}
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
         return result
 
     async def _call_tool(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
@@ -247,27 +246,6 @@ class Server:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         outcome = await call_tool(tool, arguments, self.options, mask_errors=self.mask_errors)
         return render.call_result(outcome, conn.revision, self.options, tool.output_schema)
-
-
-def _make_cursor(offset: int) -> str:
-    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
-
-
-def _read_cursor(cursor: object, total: int) -> int:
-    if cursor is None:
-        return 0
-    try:
-        if not isinstance(cursor, str):
-            raise ValueError
-        text = base64.urlsafe_b64decode(cursor.encode()).decode()
-        if not text.startswith("o:"):
-            raise ValueError
-        offset = int(text[2:])
-        if not 0 <= offset <= total:
-            raise ValueError
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor") from None
-    return offset
 
 
 def _start_soon(tasks: anyio.abc.TaskGroup, send: Send, data: bytes) -> None:
