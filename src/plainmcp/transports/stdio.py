@@ -21,7 +21,8 @@ from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 if TYPE_CHECKING:
-    from plainmcp.server import Connection, Server
+    from plainmcp.connection import Connection
+    from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
 

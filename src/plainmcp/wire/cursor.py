@@ -1,4 +1,8 @@
-"""Opaque pagination cursors for the list methods (all revisions)."""
+"""Opaque pagination cursors shared by every paginated list (tools, resources, templates, prompts).
+
+A cursor encodes an offset into the list; it is base64 so that clients treat it as opaque and do
+not build their own. A cursor that does not decode, or points past the end, is invalid params.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ def make_cursor(offset: int) -> str:
 
 
 def read_cursor(cursor: object, total: int) -> int:
-    """The offset a cursor stands for; a cursor we did not hand out is invalid params."""
+    """The offset a cursor names (0 for no cursor); RpcError(INVALID_PARAMS) if it names none."""
     if cursor is None:
         return 0
     try:

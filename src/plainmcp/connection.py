@@ -1,0 +1,227 @@
+"""Connection: one client session over one transport.
+
+It owns what is per client: the negotiated revision, the requests in flight (for cancellation),
+and the order of replies. Transports feed it lines with `receive()` and give it a `send` function.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.abc
+import anyio.from_thread
+import anyio.lowlevel
+
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.jsonrpc import (
+    INVALID_REQUEST,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+)
+from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+
+log = logging.getLogger("plainmcp")
+
+Send = Callable[[bytes], Coroutine[Any, Any, None]]
+
+
+def _start_soon(tasks: anyio.abc.TaskGroup, send: Send, data: bytes) -> None:
+    tasks.start_soon(send, data)
+
+
+class Connection:
+    """One client session over one transport: its revision, and the requests in flight."""
+
+    def __init__(self, server: Server, send: Send) -> None:
+        self.server = server
+        self.send = send
+        self.revision: Revision | None = None
+        self.client_info: dict[str, Any] = {}
+        self.client_capabilities: dict[str, Any] = {}
+        self.initialized = False
+        self._running: dict[RequestId, anyio.CancelScope] = {}
+        self._active = 0
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._token: anyio.lowlevel.EventLoopToken | None = None
+        self._loop_thread: int | None = None
+
+    def bind(self, tasks: anyio.abc.TaskGroup) -> None:
+        """Attach the task group that runs this connection's requests."""
+        self._tasks = tasks
+        self._token = anyio.lowlevel.current_token()
+        self._loop_thread = threading.get_ident()
+
+    def close(self) -> None:
+        """The transport is done: forget this connection so nothing more is posted to it."""
+        self._tasks = None
+        self.server._connections.discard(self)
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Send a server-initiated message from any thread, without waiting."""
+        tasks = self._tasks
+        if tasks is None:
+            return
+        data = jsonrpc.encode(message)
+        if threading.get_ident() == self._loop_thread:
+            tasks.start_soon(self.send, data)
+        else:
+            anyio.from_thread.run_sync(_start_soon, tasks, self.send, data, token=self._token)
+
+    async def receive(self, data: bytes) -> None:
+        """Handle one line of input; requests run as tasks in the bound task group."""
+        assert self._tasks is not None, "bind() first"
+        if len(data) > self.server.max_message_bytes:
+            await self._reply_error(
+                None,
+                RpcError(
+                    INVALID_REQUEST,
+                    "Invalid Request: message exceeds the limit of"
+                    f" {self.server.max_message_bytes} bytes",
+                ),
+            )
+            return
+        parsed = jsonrpc.parse(data)
+        if isinstance(parsed, list):
+            self._active += 1
+            self._tasks.start_soon(self._batch, parsed)
+            return
+        await self._one(parsed)
+
+    def _error(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
+        """The error response to send, or None when the revision cannot express it.
+
+        Revisions before 2025-11-25 require an id on every response, so an error for a message
+        whose id is unknown (unparseable, invalid id) is logged instead of sent. Before
+        `initialize` the client's revision is unknown and the error is sent without an id, the
+        form of our latest revision (useful to someone typing at the server by hand).
+        """
+        rev = self.revision
+        if request_id is None and rev is not None and not rev.error_without_id:
+            log.warning(
+                "not answering an unidentifiable message (%s has no error without an id): %s",
+                rev.version,
+                error.message,
+            )
+            return None
+        return jsonrpc.error_message(request_id, error)
+
+    async def _reply_error(self, request_id: RequestId | None, error: RpcError) -> None:
+        message = self._error(request_id, error)
+        if message is not None:
+            await self.send(jsonrpc.encode(message))
+
+    async def _one(self, message: Message) -> None:
+        assert self._tasks is not None
+        if isinstance(message, Request):
+            if message.id in self._running:
+                await self._reply_error(
+                    message.id,
+                    RpcError(INVALID_REQUEST, f"Invalid Request: id {message.id!r} is in use"),
+                )
+                return
+            scope = anyio.CancelScope()
+            self._running[message.id] = scope
+            self._active += 1
+            self._tasks.start_soon(self._serve, message, scope)
+        elif isinstance(message, Notification):
+            self._notified(message)
+        elif isinstance(message, Invalid):
+            if message.reply:
+                await self._reply_error(message.id, message.error)
+            else:
+                log.warning("dropped a malformed notification: %s", message.error.message)
+        elif isinstance(message, Response):
+            log.warning("ignored a response to unknown request %r", message.id)
+
+    @property
+    def busy(self) -> bool:
+        """Requests are still running or their replies are still being written."""
+        return self._active > 0
+
+    async def _serve(self, request: Request, scope: anyio.CancelScope) -> None:
+        try:
+            try:
+                with scope:
+                    reply = await self.server.dispatch(self, request)
+            finally:
+                self._running.pop(request.id, None)
+            if not scope.cancelled_caught:
+                await self.send(jsonrpc.encode(reply))
+        finally:
+            self._active -= 1
+
+    def _notified(self, message: Notification) -> None:
+        if message.method == "notifications/initialized":
+            self.initialized = True
+        elif message.method == "notifications/cancelled":
+            request_id = message.params.get("requestId")
+            scope = self._running.get(request_id) if isinstance(request_id, int | str) else None
+            if scope is not None:
+                scope.cancel()
+
+    async def _batch(self, messages: list[Message]) -> None:
+        try:
+            await self._serve_batch(messages)
+        finally:
+            self._active -= 1
+
+    async def _serve_batch(self, messages: list[Message]) -> None:
+        rev = self.revision
+        if rev is None or not rev.batches:
+            # Not a batch response (the revision has none): each request that can be identified
+            # gets its own error; the notifications in it are not acted on.
+            version = rev.version if rev else "none negotiated"
+            refusal = RpcError(
+                INVALID_REQUEST,
+                f"Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
+                f" (this session: {version})",
+            )
+            ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
+            for request_id in ids:
+                await self._reply_error(request_id, refusal)
+            if not ids:
+                await self._reply_error(None, refusal)
+            return
+        replies: list[dict[str, Any]] = []
+
+        async def serve(request: Request) -> None:
+            scope = anyio.CancelScope()
+            self._running[request.id] = scope
+            try:
+                with scope:
+                    replies.append(await self.server.dispatch(self, request))
+            finally:
+                self._running.pop(request.id, None)
+
+        async with anyio.create_task_group() as group:
+            for message in messages:
+                if isinstance(message, Request):
+                    if message.method == "initialize":
+                        replies.append(
+                            jsonrpc.error_message(
+                                message.id,
+                                RpcError(INVALID_REQUEST, "initialize must not be batched"),
+                            )
+                        )
+                    else:
+                        group.start_soon(serve, message)
+                elif isinstance(message, Notification):
+                    self._notified(message)
+                elif isinstance(message, Invalid) and message.reply:
+                    error = self._error(message.id, message.error)
+                    if error is not None:
+                        replies.append(error)
+        if replies:
+            await self.send(jsonrpc.encode(replies))
