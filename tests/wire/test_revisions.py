@@ -14,7 +14,7 @@ from plainmcp.wire.revisions import (
     compatibility_markdown,
     negotiate,
 )
-from tests.mcp_schemas import definition_names
+from tests.mcp_schemas import _defs, definition_names
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
 ALL = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
@@ -142,6 +142,23 @@ def test_completions_capability_from_2025_03_26() -> None:
 
 def test_resource_link_icons_from_2025_11_25() -> None:
     assert having(lambda r: r.resource_link_icons) == list(ALL[3:])
+
+
+@pytest.mark.parametrize(
+    ("field", "since"), [("title", "2025-06-18"), ("_meta", "2025-06-18"), ("icons", "2025-11-25")]
+)
+def test_prompt_fields(field: str, since: str) -> None:
+    assert having(lambda r: field in r.prompt_fields) == list(ALL[ALL.index(since) :])
+    assert [v for v in ALL if field in _properties(v, "Prompt")] == list(ALL[ALL.index(since) :])
+
+
+def test_prompt_argument_title_from_2025_06_18() -> None:
+    assert having(lambda r: "title" in r.prompt_argument_fields) == list(ALL[2:])
+    assert [v for v in ALL if "title" in _properties(v, "PromptArgument")] == list(ALL[2:])
+
+
+def _properties(revision: str, definition: str) -> set[str]:
+    return set(_defs(revision)[definition]["properties"])
 
 
 def test_resource_not_found_code() -> None:

@@ -37,6 +37,10 @@ class Revision:
     """Every result carries `resultType`."""
     completions_capability: bool
     resource_link_icons: bool
+    prompt_fields: frozenset[str]
+    """Optional Prompt fields beyond name, description and arguments."""
+    prompt_argument_fields: frozenset[str]
+    """Optional PromptArgument fields beyond name, description and required."""
     resource_not_found: int
 
 
@@ -60,6 +64,8 @@ REVISIONS: dict[str, Revision] = {
             result_type=False,
             completions_capability=False,
             resource_link_icons=False,
+            prompt_fields=frozenset(),
+            prompt_argument_fields=frozenset(),
             resource_not_found=-32002,
         ),
         Revision(
@@ -76,6 +82,8 @@ REVISIONS: dict[str, Revision] = {
             result_type=False,
             completions_capability=True,
             resource_link_icons=False,
+            prompt_fields=frozenset(),
+            prompt_argument_fields=frozenset(),
             resource_not_found=-32002,
         ),
         Revision(
@@ -92,6 +100,8 @@ REVISIONS: dict[str, Revision] = {
             result_type=False,
             completions_capability=True,
             resource_link_icons=False,
+            prompt_fields=frozenset({"title", "_meta"}),
+            prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32002,
         ),
         Revision(
@@ -110,6 +120,8 @@ REVISIONS: dict[str, Revision] = {
             result_type=False,
             completions_capability=True,
             resource_link_icons=True,
+            prompt_fields=frozenset({"title", "_meta", "icons"}),
+            prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32002,
         ),
         Revision(
@@ -128,6 +140,8 @@ REVISIONS: dict[str, Revision] = {
             result_type=True,
             completions_capability=True,
             resource_link_icons=True,
+            prompt_fields=frozenset({"title", "_meta", "icons"}),
+            prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32602,
         ),
     )
@@ -152,6 +166,7 @@ def negotiate(requested: object) -> Revision:
 _CONTENT_ORDER = ("text", "image", "audio", "resource", "resource_link")
 _TOOL_FIELD_ORDER = ("title", "annotations", "outputSchema", "icons", "_meta")
 _INFO_ORDER = ("name", "version", "title", "description", "icons", "websiteUrl")
+_PROMPT_FIELD_ORDER = ("title", "icons", "_meta")
 
 
 _SHAPES = {"none": "–", "object": "object only", "any": "any JSON"}
@@ -195,6 +210,13 @@ def compatibility_markdown() -> str:
         ("`resultType` on results", [_mark(r.result_type) for r in revs]),
         ("`completions` capability", [_mark(r.completions_capability) for r in revs]),
         ("icons on resource links", [_mark(r.resource_link_icons) for r in revs]),
+    ]
+    rows += [
+        (f"prompt `{field}`", [_mark(field in r.prompt_fields) for r in revs])
+        for field in _PROMPT_FIELD_ORDER
+    ]
+    rows += [
+        ("prompt argument `title`", [_mark("title" in r.prompt_argument_fields) for r in revs]),
         ("resource-not-found code", [str(r.resource_not_found) for r in revs]),
     ]
     table = "\n".join(
@@ -222,6 +244,7 @@ The Server option `compat` chooses between two policies (default: `"fallback"`).
 |---|---|---|
 | `resource_link` block for a client before 2025-06-18 | a text block naming the link's URI, name, type, size and description | the whole result becomes one `isError` text block naming the unsupported types |
 | `audio` block for a 2024-11-05 client | an embedded resource with the audio as a base64 blob and its MIME type | as above |
+| either of those in a prompt message (`prompts/get`) | the same stand-ins, in the same message | a JSON-RPC error (-32603) naming the unsupported types, instead of a prompt with parts missing |
 | non-object structured value for 2025-06-18 / 2025-11-25 | `structuredContent: {{"result": value}}`, outputSchema wrapped to match | no `structuredContent`, no outputSchema; the JSON text block stays |
 | structured value for a client before 2025-06-18 | no `structuredContent`; the JSON text block carries the value | same |
 | tool `title` for 2025-03-26 | copied into `annotations.title` | same |
