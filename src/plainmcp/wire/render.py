@@ -29,6 +29,7 @@ from plainmcp.results import CallResult
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
+    from plainmcp.completion import CompletionResult
     from plainmcp.tools import Tool
 
 STRUCTURED_ELSEWHERE = "The result is in structuredContent."
@@ -244,4 +245,21 @@ def server_info(
     out = {k: v for k, v in fields.items() if v is not None and k in rev.server_info_fields}
     if icons and "icons" in rev.server_info_fields:
         out["icons"] = [icon(i) for i in icons]
+    return out
+
+
+# --- prompts and completion ----------------------------------------------------------------
+
+
+def completion_result(value: CompletionResult, rev: Revision) -> dict[str, Any]:
+    """A CompleteResult (`values` is already capped at 100 by `completion.complete`)."""
+    out: dict[str, Any] = {
+        "completion": {
+            "values": list(value.values),
+            "total": value.total,
+            "hasMore": value.has_more,
+        }
+    }
+    if rev.result_type:
+        out["resultType"] = "complete"
     return out
