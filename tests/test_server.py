@@ -75,7 +75,7 @@ async def test_initialize_each_revision(version: str) -> None:
         result = await s.initialize(version)
         assert result == {
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": True}},
+            "capabilities": {"logging": {}, "tools": {"listChanged": True}},
             "serverInfo": EXPECTED_INFO[version],
             "instructions": "Use add to add.",
         }

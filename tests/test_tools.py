@@ -15,6 +15,7 @@ from typing_extensions import TypedDict
 
 from plainmcp import Icon, Image, ResultOptions, Server, Text, ToolError, ToolResult
 from plainmcp.results import CallResult
+from plainmcp.context import Context
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
@@ -423,13 +424,14 @@ async def test_garbage_return_is_an_error_and_the_next_call_works(
 
 
 @pytest.mark.anyio
-async def test_injected_parameters_are_hidden() -> None:
-    def whoami(name: str, session: Any = None) -> str:
+async def test_context_parameters_are_hidden_and_injected() -> None:
+    def whoami(name: str, session: Context) -> str:
         return f"{name}@{session}"
 
-    tool = make_tool(whoami, hidden=("session",))
+    tool = make_tool(whoami)
+    assert tool.context_params == ("session",)
     assert list(tool.input_schema["properties"]) == ["name"]
-    result = await call(tool, {"name": "a"}, inject={"session": "s1"})
+    result = await call(tool, {"name": "a"}, context="s1")
     assert text_of(result) == "a@s1"
     rejected = await call(tool, {"name": "a", "session": "forged"})
     assert (

@@ -53,6 +53,11 @@ class Connection:
         self.initialized = False
         self._running: dict[RequestId, anyio.CancelScope] = {}
         self._active = 0
+        self.log_level: str | None = None
+        """The minimum level the client asked for with logging/setLevel (None: not asked)."""
+        self._asked: dict[RequestId, _Answer] = {}
+        self._cancelled: set[RequestId] = set()
+        self._next_ask = 0
         self._tasks: anyio.abc.TaskGroup | None = None
         self._token: anyio.lowlevel.EventLoopToken | None = None
         self._loop_thread: int | None = None
@@ -143,7 +148,63 @@ class Connection:
             else:
                 log.warning("dropped a malformed notification: %s", message.error.message)
         elif isinstance(message, Response):
-            log.warning("ignored a response to unknown request %r", message.id)
+            answer = self._asked.pop(message.id, None)
+            if answer is None:
+                log.warning("ignored a response to unknown request %r", message.id)
+            else:
+                answer.deliver(message)
+
+    async def notify(
+        self, method: str, params: dict[str, Any], *, related_to: RequestId | None = None
+    ) -> None:
+        """Send a notification; `related_to` names the request it belongs to (for transports
+        that keep one stream per request)."""
+        await self.send(jsonrpc.encode(jsonrpc.notification_message(method, params)))
+
+    async def ask(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        related_to: RequestId | None = None,
+    ) -> dict[str, Any]:
+        """Send a request to the client and wait for its result.
+
+        An error answer raises RpcError; no answer within `timeout` seconds raises TimeoutError
+        and tells the client the request is cancelled. Cancelling the caller does the same.
+        """
+        self._next_ask += 1
+        request_id: RequestId = f"plainmcp-{self._next_ask}"
+        answer = _Answer()
+        self._asked[request_id] = answer
+        try:
+            await self.send(jsonrpc.encode(jsonrpc.request_message(request_id, method, params)))
+            with anyio.fail_after(timeout):
+                response = await answer.wait()
+        except BaseException as exc:
+            if self._asked.pop(request_id, None) is not None:
+                reason = "timed out" if isinstance(exc, TimeoutError) else "cancelled"
+                with anyio.CancelScope(shield=True):
+                    await self.notify(
+                        "notifications/cancelled", {"requestId": request_id, "reason": reason}
+                    )
+            if isinstance(exc, TimeoutError):
+                raise TimeoutError(
+                    f"the client did not answer {method} within {timeout:g} seconds"
+                ) from None
+            raise
+        if response.error is not None:
+            code = response.error.get("code")
+            raise RpcError(
+                code if isinstance(code, int) else -32603,
+                str(response.error.get("message", "")),
+                response.error.get("data"),
+            )
+        return response.result or {}
+
+    def is_cancelled(self, request_id: RequestId) -> bool:
+        return request_id in self._cancelled
 
     @property
     def busy(self) -> bool:
@@ -157,6 +218,7 @@ class Connection:
                     reply = await self.server.dispatch(self, request)
             finally:
                 self._running.pop(request.id, None)
+                self._cancelled.discard(request.id)
             if not scope.cancelled_caught:
                 await self.send(jsonrpc.encode(reply))
         finally:
@@ -169,6 +231,8 @@ class Connection:
             request_id = message.params.get("requestId")
             scope = self._running.get(request_id) if isinstance(request_id, int | str) else None
             if scope is not None:
+                assert isinstance(request_id, int | str)
+                self._cancelled.add(request_id)
                 scope.cancel()
 
     async def _batch(self, messages: list[Message]) -> None:
@@ -225,3 +289,22 @@ class Connection:
                         replies.append(error)
         if replies:
             await self.send(jsonrpc.encode(replies))
+
+
+class _Answer:
+    """Where the client's response to one of our requests lands."""
+
+    __slots__ = ("_event", "response")
+
+    def __init__(self) -> None:
+        self._event = anyio.Event()
+        self.response: Response | None = None
+
+    def deliver(self, response: Response) -> None:
+        self.response = response
+        self._event.set()
+
+    async def wait(self) -> Response:
+        await self._event.wait()
+        assert self.response is not None
+        return self.response

@@ -1,18 +1,227 @@
 """What a running tool, resource or prompt function may use: a `ctx: Context` parameter.
 
 The parameter is found by its annotation, hidden from schemas and filled in per request.
+Everything a Context sends belongs to the request it was made for.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 import typing
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import anyio
+
+from plainmcp.wire import render
+from plainmcp.wire.jsonrpc import RequestId
+
+if TYPE_CHECKING:
+    from plainmcp.connection import Connection
+
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+LOG_LEVELS: tuple[str, ...] = typing.get_args(LogLevel)
+
+
+class ClientCapabilityError(RuntimeError):
+    """The client did not declare the capability a request to it needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitResult:
+    """The user's answer: action is "accept" (with content), "decline" or "cancel"."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SampleResult:
+    """The client's model's answer to a sampling request (content as the wire gives it)."""
+
+    role: str
+    content: Any
+    model: str
+    stop_reason: str | None
+
+    @property
+    def text(self) -> str | None:
+        """The text of a text answer (None for images, audio or tool use)."""
+        content = self.content
+        if isinstance(content, dict) and content.get("type") == "text":
+            text = content.get("text")
+            return text if isinstance(text, str) else None
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    uri: str
+    name: str | None = None
 
 
 class Context:
     """The request a function is serving, and what it may do while serving it."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        request_id: RequestId,
+        meta: Mapping[str, Any] | None = None,
+        *,
+        client_timeout: float = 120.0,
+    ) -> None:
+        self._conn = connection
+        self.request_id = request_id
+        self.meta: Mapping[str, Any] = meta or {}
+        self.progress_token: str | int | None = self.meta.get("progressToken")
+        self._client_timeout = client_timeout
+        self._last_progress = -math.inf
+
+    # --- what the request is --------------------------------------------------------------
+
+    @property
+    def revision(self) -> str:
+        rev = self._conn.revision
+        return rev.version if rev is not None else ""
+
+    @property
+    def client_info(self) -> Mapping[str, Any]:
+        return self._conn.client_info
+
+    @property
+    def client_capabilities(self) -> Mapping[str, Any]:
+        return self._conn.client_capabilities
+
+    @property
+    def cancelled(self) -> bool:
+        """The client cancelled this request (a long loop should check and stop)."""
+        return self._conn.is_cancelled(self.request_id)
+
+    def check_cancelled(self) -> None:
+        """Raise the cancellation exception if the client cancelled this request."""
+        if self.cancelled:
+            raise anyio.get_cancelled_exc_class()()
+
+    # --- progress and logging -------------------------------------------------------------
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Tell the client how far along the request is (only when it asked for progress).
+
+        Progress must increase; a value that does not is not sent, as the spec requires.
+        """
+        if self.progress_token is None or progress <= self._last_progress:
+            return
+        self._last_progress = progress
+        rev = self._conn.revision
+        assert rev is not None
+        params = render.progress(rev, self.progress_token, progress, total, message)
+        await self._conn.notify("notifications/progress", params, related_to=self.request_id)
+
+    async def log(self, level: LogLevel, data: Any, *, logger: str | None = None) -> None:
+        """Send a log message to the client, if its logging/setLevel lets this level through."""
+        if level not in LOG_LEVELS:
+            raise ValueError(f"unknown log level {level!r}; use one of {', '.join(LOG_LEVELS)}")
+        threshold = self._conn.log_level
+        if threshold is not None and LOG_LEVELS.index(level) < LOG_LEVELS.index(threshold):
+            return
+        params: dict[str, Any] = {"level": level, "data": data}
+        if logger is not None:
+            params["logger"] = logger
+        await self._conn.notify("notifications/message", params, related_to=self.request_id)
+
+    async def debug(self, data: Any, *, logger: str | None = None) -> None:
+        await self.log("debug", data, logger=logger)
+
+    async def info(self, data: Any, *, logger: str | None = None) -> None:
+        await self.log("info", data, logger=logger)
+
+    async def warning(self, data: Any, *, logger: str | None = None) -> None:
+        await self.log("warning", data, logger=logger)
+
+    async def error(self, data: Any, *, logger: str | None = None) -> None:
+        await self.log("error", data, logger=logger)
+
+    # --- asking the client ----------------------------------------------------------------
+
+    def _require(self, capability: str, method: str) -> None:
+        if capability not in self._conn.client_capabilities:
+            raise ClientCapabilityError(
+                f"the client did not declare the '{capability}' capability, so {method}"
+                " cannot be sent to it"
+            )
+
+    async def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        return await self._conn.ask(
+            method, params, timeout=self._client_timeout, related_to=self.request_id
+        )
+
+    async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
+        """Ask the user for input through the client: a message and a flat JSON object schema."""
+        self._require("elicitation", "elicitation/create")
+        rev = self._conn.revision
+        if rev is None or "elicitation/create" not in rev.client_requests:
+            raise ClientCapabilityError(
+                f"protocol revision {rev.version if rev else '?'} has no elicitation"
+            )
+        result = await self._ask(
+            "elicitation/create", {"message": message, "requestedSchema": dict(schema)}
+        )
+        action = result.get("action")
+        if action not in ("accept", "decline", "cancel"):
+            raise ValueError(f"the client answered elicitation with an unknown action {action!r}")
+        content = result.get("content")
+        return ElicitResult(action, content if isinstance(content, dict) else None)
+
+    async def sample(
+        self,
+        messages: str | Sequence[Mapping[str, Any]],
+        *,
+        max_tokens: int,
+        system_prompt: str | None = None,
+        temperature: float | None = None,
+        stop_sequences: Sequence[str] | None = None,
+        model_preferences: Mapping[str, Any] | None = None,
+        include_context: Literal["none", "thisServer", "allServers"] | None = None,
+    ) -> SampleResult:
+        """Ask the client's model for a completion (`messages` as a string is one user turn)."""
+        self._require("sampling", "sampling/createMessage")
+        if isinstance(messages, str):
+            messages = [{"role": "user", "content": {"type": "text", "text": messages}}]
+        params: dict[str, Any] = {"messages": [dict(m) for m in messages], "maxTokens": max_tokens}
+        for key, value in (
+            ("systemPrompt", system_prompt),
+            ("temperature", temperature),
+            ("stopSequences", list(stop_sequences) if stop_sequences is not None else None),
+            ("modelPreferences", dict(model_preferences) if model_preferences else None),
+            ("includeContext", include_context),
+        ):
+            if value is not None:
+                params[key] = value
+        result = await self._ask("sampling/createMessage", params)
+        return SampleResult(
+            role=str(result.get("role", "")),
+            content=result.get("content"),
+            model=str(result.get("model", "")),
+            stop_reason=result.get("stopReason"),
+        )
+
+    async def list_roots(self) -> list[Root]:
+        """The roots (folders, repositories) the client exposes."""
+        self._require("roots", "roots/list")
+        result = await self._ask("roots/list", {})
+        roots = result.get("roots")
+        if not isinstance(roots, list):
+            return []
+        return [
+            Root(str(r["uri"]), r.get("name"))
+            for r in roots
+            if isinstance(r, dict) and isinstance(r.get("uri"), str)
+        ]
 
 
 def context_params(fn: Callable[..., Any]) -> tuple[str, ...]:

@@ -6,13 +6,17 @@ parsing and rendering happens here, the same for every transport.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar, overload
 
+import anyio
+
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
+from plainmcp.context import LOG_LEVELS, Context
 from plainmcp.options import ResultOptions
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import jsonrpc, render
@@ -30,7 +34,7 @@ from plainmcp.wire.revisions import Revision, negotiate
 log = logging.getLogger("plainmcp")
 
 F = TypeVar("F", bound=Callable[..., Any])
-Handler = Callable[[Connection, dict[str, Any]], Awaitable[dict[str, Any]]]
+Handler = Callable[[Connection, Request], Awaitable[dict[str, Any]]]
 
 
 class Server:
@@ -50,6 +54,9 @@ class Server:
         mask_errors: bool = False,
         page_size: int = 1000,
         max_message_bytes: int = 64 * 1024 * 1024,
+        tool_timeout: float | None = None,
+        max_concurrent_tools: int | None = None,
+        client_request_timeout: float = 120.0,
     ) -> None:
         self.name = name
         self.version = version
@@ -64,12 +71,24 @@ class Server:
             raise ValueError("page_size must be at least 1")
         self.page_size = page_size
         self.max_message_bytes = max_message_bytes
+        if tool_timeout is not None and tool_timeout <= 0:
+            raise ValueError("tool_timeout must be positive or None")
+        self.tool_timeout = tool_timeout
+        """Seconds any tool may run, unless the tool sets its own timeout."""
+        if max_concurrent_tools is not None and max_concurrent_tools < 1:
+            raise ValueError("max_concurrent_tools must be at least 1 or None")
+        self.max_concurrent_tools = max_concurrent_tools
+        """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
+        self._tool_slots: anyio.CapacityLimiter | None = None
+        self.client_request_timeout = client_request_timeout
+        """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "ping": self._ping,
+            "logging/setLevel": self._set_log_level,
             "tools/list": self._list_tools,
             "tools/call": self._call_tool,
         }
@@ -91,6 +110,7 @@ class Server:
         meta: Mapping[str, Any] | None = None,
         output_schema: Mapping[str, Any] | None = None,
         structured: bool | None = None,
+        timeout: float | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
@@ -157,7 +177,8 @@ class Server:
                     INVALID_PARAMS,
                     f"Server not initialized: send initialize before {request.method}",
                 )
-            result = await handler(conn, request.params)
+            _check_meta(request.params)
+            result = await handler(conn, request)
         except RpcError as exc:
             return jsonrpc.error_message(request.id, exc)
         except Exception:
@@ -165,7 +186,8 @@ class Server:
             return jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, "Internal error"))
         return jsonrpc.result_message(request.id, result)
 
-    async def _initialize(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
+    async def _initialize(self, conn: Connection, request: Request) -> dict[str, Any]:
+        params = request.params
         if conn.revision is not None:
             raise RpcError(INVALID_REQUEST, "Already initialized")
         requested = params.get("protocolVersion")
@@ -183,7 +205,7 @@ class Server:
         conn.client_info = client_info
         result: dict[str, Any] = {
             "protocolVersion": rev.version,
-            "capabilities": {"tools": {"listChanged": True}},
+            "capabilities": self.capabilities(rev),
             "serverInfo": self.server_info(rev),
         }
         if self.instructions:
@@ -200,7 +222,21 @@ class Server:
         }
         return render.server_info(fields, self.icons, rev)
 
-    async def _ping(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
+    def capabilities(self, rev: Revision) -> dict[str, Any]:
+        """What this server offers, as initialize announces it."""
+        return {"logging": {}, "tools": {"listChanged": True}}
+
+    async def _ping(self, conn: Connection, request: Request) -> dict[str, Any]:
+        return {}
+
+    async def _set_log_level(self, conn: Connection, request: Request) -> dict[str, Any]:
+        level = request.params.get("level")
+        if level not in LOG_LEVELS:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Invalid params: level must be one of {', '.join(LOG_LEVELS)}",
+            )
+        conn.log_level = level
         return {}
 
     def _tool_list(self, rev: Revision) -> list[dict[str, Any]]:
@@ -210,18 +246,18 @@ class Server:
             self._tool_pages[rev.version] = page
         return page
 
-    async def _list_tools(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
+    async def _list_tools(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
-        tools, next_cursor = page(
-            self._tool_list(conn.revision), params.get("cursor"), self.page_size
-        )
+        cursor = request.params.get("cursor")
+        tools, next_cursor = page(self._tool_list(conn.revision), cursor, self.page_size)
         result: dict[str, Any] = {"tools": list(tools)}
         if next_cursor is not None:
             result["nextCursor"] = next_cursor
         return result
 
-    async def _call_tool(self, conn: Connection, params: dict[str, Any]) -> dict[str, Any]:
+    async def _call_tool(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
+        params = request.params
         name = params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
@@ -233,5 +269,47 @@ class Server:
         tool = self._tools.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
-        outcome = await call_tool(tool, arguments, self.options, mask_errors=self.mask_errors)
+        context = self.context(conn, request) if tool.context_params else None
+        timeout = tool.timeout if tool.timeout is not None else self.tool_timeout
+        async with self._slot():
+            outcome = await call_tool(
+                tool,
+                arguments,
+                self.options,
+                mask_errors=self.mask_errors,
+                context=context,
+                timeout=timeout,
+            )
         return render.call_result(outcome, conn.revision, self.options, tool.output_schema)
+
+    def context(self, conn: Connection, request: Request) -> Context:
+        """The Context a function serving `request` gets."""
+        meta = request.params.get("_meta")
+        return Context(
+            conn,
+            request.id,
+            meta if isinstance(meta, dict) else None,
+            client_timeout=self.client_request_timeout,
+        )
+
+    def _slot(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        if self.max_concurrent_tools is None:
+            return contextlib.nullcontext()
+        if self._tool_slots is None:
+            self._tool_slots = anyio.CapacityLimiter(self.max_concurrent_tools)
+        slots: contextlib.AbstractAsyncContextManager[Any] = self._tool_slots
+        return slots
+
+
+def _check_meta(params: dict[str, Any]) -> None:
+    """`_meta` is an object, and a progress token a string or an integer (all revisions)."""
+    meta = params.get("_meta")
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise RpcError(INVALID_PARAMS, "Invalid params: _meta must be an object")
+    token = meta.get("progressToken")
+    if token is not None and (isinstance(token, bool) or not isinstance(token, int | str)):
+        raise RpcError(
+            INVALID_PARAMS, "Invalid params: _meta.progressToken must be a string or an integer"
+        )

@@ -18,6 +18,7 @@ import orjson
 
 from plainmcp import encoding
 from plainmcp.content import ContentBlock, Icon
+from plainmcp.context import context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.options import ResultOptions
 from plainmcp.results import (
@@ -75,6 +76,10 @@ class Tool:
     input: InputSpec
     output: OutputSpec | None
     is_async: bool
+    context_params: tuple[str, ...] = ()
+    """Parameters annotated `Context`: hidden from the schema, filled in per call."""
+    timeout: float | None = None
+    """Seconds this tool may run (None: the Server's tool_timeout applies)."""
 
 
 def check_name(name: str) -> str:
@@ -118,13 +123,16 @@ def make_tool(
     meta: Mapping[str, Any] | None = None,
     output_schema: Mapping[str, Any] | None = None,
     structured: bool | None = None,
-    hidden: Sequence[str] = (),
+    timeout: float | None = None,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
         raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
     name = check_name(name if name is not None else getattr(fn, "__name__", ""))
     doc = parse_docstring(inspect.getdoc(fn))
+    if timeout is not None and timeout <= 0:
+        raise ValueError(f"tool {name!r}: timeout must be positive, not {timeout!r}")
+    hidden = context_params(fn)
     spec = input_spec(fn, param_docs=doc.params, hidden=hidden)
     output: OutputSpec | None = None
     if output_schema is not None:
@@ -158,6 +166,8 @@ def make_tool(
         input=spec,
         output=output,
         is_async=inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(fn),
+        context_params=hidden,
+        timeout=timeout,
     )
 
 
@@ -174,31 +184,46 @@ async def call_tool(
     options: ResultOptions,
     *,
     mask_errors: bool = False,
-    inject: Mapping[str, Any] | None = None,
+    context: Any = None,
+    timeout: float | None = None,
 ) -> CallResult:
-    """Validate, run and shape one call. Tool failures come back as isError results."""
+    """Validate, run and shape one call. Tool failures come back as isError results.
+
+    `timeout` (seconds) bounds the run: an async tool is cancelled; a sync one cannot be
+    interrupted, so its worker thread is abandoned and its result ignored.
+    """
     try:
         kwargs = tool.input.validate(arguments)
     except ArgumentError as exc:
         return error_result(
             f"Invalid arguments for tool '{tool.name}':\n{_field_lines(exc.errors)}"
         )
-    if inject:
-        kwargs.update(inject)
+    for param in tool.context_params:
+        kwargs[param] = context
     try:
-        if tool.is_async:
-            value = await tool.fn(**kwargs)
-        else:
-            value = await anyio.to_thread.run_sync(
-                functools.partial(tool.fn, **kwargs), abandon_on_cancel=True
+        with anyio.move_on_after(timeout) as deadline:
+            value = await _invoke(tool, kwargs)
+        if deadline.cancelled_caught:
+            log.warning("tool %r timed out after %g s", tool.name, timeout)
+            return error_result(
+                f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
             )
-            if inspect.isawaitable(value):
-                value = await value
     except ToolError as exc:
         return error_result(exc.message)
     except Exception as exc:
         return unexpected_failure(tool.name, exc, mask_errors)
     return shape(value, tool, options)
+
+
+async def _invoke(tool: Tool, kwargs: dict[str, Any]) -> Any:
+    if tool.is_async:
+        return await tool.fn(**kwargs)
+    value = await anyio.to_thread.run_sync(
+        functools.partial(tool.fn, **kwargs), abandon_on_cancel=True
+    )
+    if inspect.isawaitable(value):
+        value = await value
+    return value
 
 
 def unexpected_failure(name: str, exc: BaseException, mask: bool) -> CallResult:

@@ -21,6 +21,10 @@ class Revision:
     batches: bool
     """JSON-RPC batches must be accepted (2025-03-26 only)."""
     error_without_id: bool
+    progress_message: bool
+    """`message` in notifications/progress."""
+    client_requests: frozenset[str]
+    """Requests a server may send to the client (2026-07-28 has none: input-required results)."""
     """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
     require an id (string or integer) on every response, so such errors cannot be sent there."""
     content_types: frozenset[str]
@@ -42,6 +46,9 @@ class Revision:
     prompt_argument_fields: frozenset[str]
     """Optional PromptArgument fields beyond name, description and required."""
     resource_not_found: int
+    resource_fields: frozenset[str]
+    """Optional Resource and ResourceTemplate fields beyond uri/uriTemplate, name, description,
+    mimeType, annotations and (resources only) size, which every revision has."""
 
 
 _BASE_CONTENT = frozenset({"text", "image", "resource"})
@@ -55,6 +62,8 @@ REVISIONS: dict[str, Revision] = {
             handshake=True,
             batches=False,
             error_without_id=False,
+            progress_message=False,
+            client_requests=frozenset({"sampling/createMessage", "roots/list"}),
             content_types=_BASE_CONTENT,
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -67,12 +76,15 @@ REVISIONS: dict[str, Revision] = {
             prompt_fields=frozenset(),
             prompt_argument_fields=frozenset(),
             resource_not_found=-32002,
+            resource_fields=frozenset(),
         ),
         Revision(
             version="2025-03-26",
             handshake=True,
             batches=True,
             error_without_id=False,
+            progress_message=True,
+            client_requests=frozenset({"sampling/createMessage", "roots/list"}),
             content_types=_BASE_CONTENT | {"audio"},
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -85,12 +97,17 @@ REVISIONS: dict[str, Revision] = {
             prompt_fields=frozenset(),
             prompt_argument_fields=frozenset(),
             resource_not_found=-32002,
+            resource_fields=frozenset(),
         ),
         Revision(
             version="2025-06-18",
             handshake=True,
             batches=False,
             error_without_id=False,
+            progress_message=True,
+            client_requests=frozenset(
+                {"sampling/createMessage", "roots/list", "elicitation/create"}
+            ),
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -103,12 +120,17 @@ REVISIONS: dict[str, Revision] = {
             prompt_fields=frozenset({"title", "_meta"}),
             prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32002,
+            resource_fields=frozenset({"title", "_meta"}),
         ),
         Revision(
             version="2025-11-25",
             handshake=True,
             batches=False,
             error_without_id=True,
+            progress_message=True,
+            client_requests=frozenset(
+                {"sampling/createMessage", "roots/list", "elicitation/create"}
+            ),
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -123,12 +145,15 @@ REVISIONS: dict[str, Revision] = {
             prompt_fields=frozenset({"title", "_meta", "icons"}),
             prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32002,
+            resource_fields=frozenset({"title", "_meta", "icons"}),
         ),
         Revision(
             version="2026-07-28",
             handshake=False,
             batches=False,
             error_without_id=True,
+            progress_message=True,
+            client_requests=frozenset(),
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -143,6 +168,7 @@ REVISIONS: dict[str, Revision] = {
             prompt_fields=frozenset({"title", "_meta", "icons"}),
             prompt_argument_fields=frozenset({"title"}),
             resource_not_found=-32602,
+            resource_fields=frozenset({"title", "_meta", "icons"}),
         ),
     )
 }
@@ -166,6 +192,7 @@ def negotiate(requested: object) -> Revision:
 _CONTENT_ORDER = ("text", "image", "audio", "resource", "resource_link")
 _TOOL_FIELD_ORDER = ("title", "annotations", "outputSchema", "icons", "_meta")
 _INFO_ORDER = ("name", "version", "title", "description", "icons", "websiteUrl")
+_RESOURCE_FIELD_ORDER = ("title", "icons", "_meta")
 _PROMPT_FIELD_ORDER = ("title", "icons", "_meta")
 
 
@@ -185,6 +212,16 @@ def compatibility_markdown() -> str:
         ("initialize handshake", [_mark(r.handshake) for r in revs]),
         ("JSON-RPC batches", [_mark(r.batches) for r in revs]),
         ("error reply without an `id` (parse errors)", [_mark(r.error_without_id) for r in revs]),
+        ("`message` in progress notifications", [_mark(r.progress_message) for r in revs]),
+        (
+            "server→client `sampling/createMessage`",
+            [_mark("sampling/createMessage" in r.client_requests) for r in revs],
+        ),
+        ("server→client `roots/list`", [_mark("roots/list" in r.client_requests) for r in revs]),
+        (
+            "server→client `elicitation/create`",
+            [_mark("elicitation/create" in r.client_requests) for r in revs],
+        ),
     ]
     rows += [
         (f"content `{kind}`", [_mark(kind in r.content_types) for r in revs])
@@ -218,6 +255,10 @@ def compatibility_markdown() -> str:
     rows += [
         ("prompt argument `title`", [_mark("title" in r.prompt_argument_fields) for r in revs]),
         ("resource-not-found code", [str(r.resource_not_found) for r in revs]),
+    ]
+    rows += [
+        (f"resource and template `{field}`", [_mark(field in r.resource_fields) for r in revs])
+        for field in _RESOURCE_FIELD_ORDER
     ]
     table = "\n".join(
         [head, rule] + [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
