@@ -241,6 +241,22 @@ def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
     return out
 
 
+def progress(
+    rev: Revision,
+    token: str | int,
+    value: float,
+    total: float | None,
+    message: str | None,
+) -> dict[str, Any]:
+    """notifications/progress params; `message` only where the revision has it."""
+    out: dict[str, Any] = {"progressToken": token, "progress": value}
+    if total is not None:
+        out["total"] = total
+    if message is not None and rev.progress_message:
+        out["message"] = message
+    return out
+
+
 def server_info(
     fields: Mapping[str, Any], icons: Sequence[Icon] | None, rev: Revision
 ) -> dict[str, Any]:
