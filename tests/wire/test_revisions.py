@@ -165,6 +165,25 @@ def test_resource_not_found_code() -> None:
     assert [r.resource_not_found for r in REVISIONS.values()] == [-32002] * 4 + [-32602]
 
 
+@pytest.mark.parametrize(
+    ("field", "since"), [("title", "2025-06-18"), ("_meta", "2025-06-18"), ("icons", "2025-11-25")]
+)
+def test_resource_fields(field: str, since: str) -> None:
+    assert having(lambda r: field in r.resource_fields) == list(ALL[ALL.index(since) :])
+    for definition in ("Resource", "ResourceTemplate"):
+        assert [v for v in ALL if field in _properties(v, definition)] == list(
+            ALL[ALL.index(since) :]
+        )
+
+
+def test_resource_fields_every_revision_has() -> None:
+    common = {"name", "description", "mimeType", "annotations"}
+    for v in ALL:
+        assert common | {"uri", "size"} <= _properties(v, "Resource")
+        assert common | {"uriTemplate"} <= _properties(v, "ResourceTemplate")
+        assert "size" not in _properties(v, "ResourceTemplate")
+
+
 # --- negotiation -----------------------------------------------------------------------------
 
 

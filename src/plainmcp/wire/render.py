@@ -26,12 +26,12 @@ from plainmcp.content import (
 from plainmcp.encoding import as_text
 from plainmcp.options import ResultOptions
 from plainmcp.results import CallResult
-from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
+from plainmcp.wire.jsonrpc import RpcError
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
     from plainmcp.completion import CompletionResult
-    from plainmcp.prompts import Message, Prompt, PromptResult
+    from plainmcp.resources import Contents, Resource, ResourceTemplate
     from plainmcp.tools import Tool
 
 STRUCTURED_ELSEWHERE = "The result is in structuredContent."
@@ -269,68 +269,6 @@ def server_info(
 # --- prompts and completion ----------------------------------------------------------------
 
 
-def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
-    """A Prompt definition for `prompts/list`, without the fields the revision lacks."""
-    out: dict[str, Any] = {"name": value.name}
-    if value.title and "title" in rev.prompt_fields:
-        out["title"] = value.title
-    if value.description:
-        out["description"] = value.description
-    arguments = []
-    for argument in value.arguments:
-        item: dict[str, Any] = {"name": argument.name}
-        if argument.title and "title" in rev.prompt_argument_fields:
-            item["title"] = argument.title
-        if argument.description:
-            item["description"] = argument.description
-        item["required"] = argument.required
-        arguments.append(item)
-    out["arguments"] = arguments
-    if value.icons and "icons" in rev.prompt_fields:
-        out["icons"] = [icon(i) for i in value.icons]
-    if value.meta and "_meta" in rev.prompt_fields:
-        out["_meta"] = dict(value.meta)
-    return out
-
-
-def _unsupported_in_prompt(kinds: Sequence[str], rev: Revision) -> RpcError:
-    return RpcError(
-        INTERNAL_ERROR,
-        f"This prompt holds {', '.join(kinds)} content, which protocol revision {rev.version}"
-        " cannot carry; upgrade the client to use it.",
-    )
-
-
-def prompt_message(value: Message, rev: Revision, options: ResultOptions) -> dict[str, Any]:
-    """One PromptMessage. Content the revision cannot carry gets the same stand-in as in tool
-    results, or under `compat="strict"` an RpcError: a prompt is never sent with parts missing."""
-    content = value.content
-    if content.kind not in rev.content_types:
-        if options.compat == "strict":
-            raise _unsupported_in_prompt([content.kind], rev)
-        content = downgrade(content, rev)
-    return {"role": value.role, "content": block(content, rev)}
-
-
-def get_prompt_result(value: PromptResult, rev: Revision, options: ResultOptions) -> dict[str, Any]:
-    """A GetPromptResult; under `compat="strict"` unsupported content raises RpcError (-32603)
-    naming every unsupported kind."""
-    unsupported = sorted(
-        {m.content.kind for m in value.messages if m.content.kind not in rev.content_types}
-    )
-    if unsupported and options.compat == "strict":
-        raise _unsupported_in_prompt(unsupported, rev)
-    out: dict[str, Any] = {}
-    if value.description:
-        out["description"] = value.description
-    out["messages"] = [prompt_message(m, rev, options) for m in value.messages]
-    if value.meta:
-        out["_meta"] = dict(value.meta)
-    if rev.result_type:
-        out["resultType"] = "complete"
-    return out
-
-
 def completion_result(value: CompletionResult, rev: Revision) -> dict[str, Any]:
     """A CompleteResult (`values` is already capped at 100 by `completion.complete`)."""
     out: dict[str, Any] = {
@@ -343,3 +281,68 @@ def completion_result(value: CompletionResult, rev: Revision) -> dict[str, Any]:
     if rev.result_type:
         out["resultType"] = "complete"
     return out
+
+
+# --- resources -----------------------------------------------------------------------------
+
+
+def _resource_common(
+    value: Resource | ResourceTemplate, out: dict[str, Any], rev: Revision
+) -> dict[str, Any]:
+    """The optional fields Resource and ResourceTemplate share, as far as the revision has them."""
+    if value.title and "title" in rev.resource_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    if value.mime_type:
+        out["mimeType"] = value.mime_type
+    if value.annotations is not None:
+        rendered = annotation_fields(value.annotations, rev)
+        if rendered is not None:
+            out["annotations"] = rendered
+    if value.icons and "icons" in rev.resource_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.resource_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def resource(value: Resource, rev: Revision) -> dict[str, Any]:
+    """A Resource definition for `resources/list`."""
+    out = _resource_common(value, {"uri": value.uri, "name": value.name}, rev)
+    if value.size is not None:
+        out["size"] = value.size
+    return out
+
+
+def resource_template(value: ResourceTemplate, rev: Revision) -> dict[str, Any]:
+    """A ResourceTemplate definition for `resources/templates/list`."""
+    return _resource_common(value, {"uriTemplate": value.uri_template, "name": value.name}, rev)
+
+
+def contents(value: Contents, rev: Revision) -> dict[str, Any]:
+    """One TextResourceContents or BlobResourceContents of a `resources/read` result."""
+    out: dict[str, Any] = {"uri": value.uri}
+    if value.mime_type is not None:
+        out["mimeType"] = value.mime_type
+    if value.text is not None:
+        out["text"] = value.text
+    else:
+        assert value.blob is not None
+        out["blob"] = base64.b64encode(value.blob).decode("ascii")
+    if value.meta and rev.block_meta:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def read_result(items: Sequence[Contents], rev: Revision) -> dict[str, Any]:
+    """A ReadResourceResult. At 2026-07-28 the server adds `ttlMs`/`cacheScope` (its policy)."""
+    out: dict[str, Any] = {"contents": [contents(c, rev) for c in items]}
+    if rev.result_type:
+        out["resultType"] = "complete"
+    return out
+
+
+def resource_not_found(uri: str, rev: Revision) -> RpcError:
+    """The error answering a read of an unknown URI: -32002 up to 2025-11-25, -32602 after."""
+    return RpcError(rev.resource_not_found, f"Resource not found: {uri}", {"uri": uri})
