@@ -14,8 +14,8 @@ import pytest
 from typing_extensions import TypedDict
 
 from plainmcp import Icon, Image, ResultOptions, Server, Text, ToolError, ToolResult
-from plainmcp.results import CallResult
 from plainmcp.context import Context
+from plainmcp.results import CallResult
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
