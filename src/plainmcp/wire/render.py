@@ -26,11 +26,12 @@ from plainmcp.content import (
 from plainmcp.encoding import as_text
 from plainmcp.options import ResultOptions
 from plainmcp.results import CallResult
-from plainmcp.wire.jsonrpc import RpcError
+from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
     from plainmcp.completion import CompletionResult
+    from plainmcp.prompts import Message, Prompt, PromptResult
     from plainmcp.resources import Contents, Resource, ResourceTemplate
     from plainmcp.tools import Tool
 
@@ -267,6 +268,68 @@ def server_info(
 
 
 # --- prompts and completion ----------------------------------------------------------------
+
+
+def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
+    """A Prompt definition for `prompts/list`, without the fields the revision lacks."""
+    out: dict[str, Any] = {"name": value.name}
+    if value.title and "title" in rev.prompt_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    arguments = []
+    for argument in value.arguments:
+        item: dict[str, Any] = {"name": argument.name}
+        if argument.title and "title" in rev.prompt_argument_fields:
+            item["title"] = argument.title
+        if argument.description:
+            item["description"] = argument.description
+        item["required"] = argument.required
+        arguments.append(item)
+    out["arguments"] = arguments
+    if value.icons and "icons" in rev.prompt_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.prompt_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def _unsupported_in_prompt(kinds: Sequence[str], rev: Revision) -> RpcError:
+    return RpcError(
+        INTERNAL_ERROR,
+        f"This prompt holds {', '.join(kinds)} content, which protocol revision {rev.version}"
+        " cannot carry; upgrade the client to use it.",
+    )
+
+
+def prompt_message(value: Message, rev: Revision, options: ResultOptions) -> dict[str, Any]:
+    """One PromptMessage. Content the revision cannot carry gets the same stand-in as in tool
+    results, or under `compat="strict"` an RpcError: a prompt is never sent with parts missing."""
+    content = value.content
+    if content.kind not in rev.content_types:
+        if options.compat == "strict":
+            raise _unsupported_in_prompt([content.kind], rev)
+        content = downgrade(content, rev)
+    return {"role": value.role, "content": block(content, rev)}
+
+
+def get_prompt_result(value: PromptResult, rev: Revision, options: ResultOptions) -> dict[str, Any]:
+    """A GetPromptResult; under `compat="strict"` unsupported content raises RpcError (-32603)
+    naming every unsupported kind."""
+    unsupported = sorted(
+        {m.content.kind for m in value.messages if m.content.kind not in rev.content_types}
+    )
+    if unsupported and options.compat == "strict":
+        raise _unsupported_in_prompt(unsupported, rev)
+    out: dict[str, Any] = {}
+    if value.description:
+        out["description"] = value.description
+    out["messages"] = [prompt_message(m, rev, options) for m in value.messages]
+    if value.meta:
+        out["_meta"] = dict(value.meta)
+    if rev.result_type:
+        out["resultType"] = "complete"
+    return out
 
 
 def completion_result(value: CompletionResult, rev: Revision) -> dict[str, Any]:
