@@ -868,6 +868,23 @@ def test_unexpected_exception_is_an_internal_error_without_details(
     assert caught.value.code == INTERNAL_ERROR
 
 
+def test_a_mixed_list_is_an_internal_error(caplog: pytest.LogCaptureFixture) -> None:
+    registry = Resources()
+    registry.add(lambda: [Contents("x://1", text="a"), "b"], "e://mixed", name="mixed")
+    with caplog.at_level(logging.ERROR, logger="plainmcp"), pytest.raises(RpcError) as caught:
+        read(registry, "e://mixed")
+    assert caught.value.code == INTERNAL_ERROR
+    assert "only Contents and EmbeddedResource" in caplog.text
+
+
+def test_unreadable_type_hints_are_refused() -> None:
+    def fn(x: Undefined) -> str:  # type: ignore[name-defined]  # noqa: F821
+        return ""
+
+    with pytest.raises(TypeError, match="cannot read type hints"):
+        Resources().add(fn, "a://{x}")
+
+
 def test_a_function_may_say_not_found() -> None:
     registry = Resources()
 

@@ -482,11 +482,23 @@ class Resources:
         inject: Mapping[str, Any] | None = None,
         options: ResultOptions | None = None,
     ) -> list[Contents]:
-        """The contents of `uri`.
+        """The contents of `uri`, from the static value or the function's return value:
 
-        Raises ResourceNotFound (no match, or the function raised FileNotFoundError),
-        ResourceError (the function said why it failed), or RpcError(INTERNAL_ERROR) for any
-        other failure, whose details are logged and never sent.
+        | value                              | contents                                          |
+        |------------------------------------|---------------------------------------------------|
+        | str                                | one text item, `mime_type` or text/plain          |
+        | bytes                              | one blob, `mime_type` or the sniffed type         |
+        | Contents, or a list of Contents /  | as they are; embedded resources in a list keep    |
+        | EmbeddedResource                   | their own URIs                                    |
+        | EmbeddedResource (File), Text,     | one item at the requested URI                     |
+        | Image, Audio                       |                                                   |
+        | anything else JSON-able            | JSON text (`options`), `mime_type` or             |
+        |                                    | application/json                                  |
+
+        Template variables are passed converted to their parameter types; `inject` fills the
+        Context parameters. Raises ResourceNotFound (no match, or the function raised
+        FileNotFoundError), ResourceError (the function said why it failed), or
+        RpcError(INTERNAL_ERROR) for any other failure, whose details are logged, never sent.
         """
         options = options or ResultOptions()
         matched = self.match(uri)
@@ -559,7 +571,7 @@ def _static_value(value: Any, what: str) -> Any:
 def _to_contents(
     value: Any, uri: str, declared: str | None, options: ResultOptions
 ) -> list[Contents]:
-    """A read's value as contents (the table in the module docs of `Resources.read`).
+    """A read's value as contents (the table in `Resources.read`).
 
     The declared MIME type wins; otherwise a default by kind of value.
     """
@@ -574,7 +586,9 @@ def _to_contents(
     if isinstance(value, EmbeddedResource | Text | Image | Audio):
         # A single block stands for the resource being read, so it takes the requested URI.
         return [_from_block(value, uri, declared)]
-    if isinstance(value, list | tuple) and value and all(_is_item(v) for v in value):
+    if isinstance(value, list | tuple) and any(_is_item(v) for v in value):
+        if not all(_is_item(v) for v in value):
+            raise TypeError("a list of contents may hold only Contents and EmbeddedResource")
         # In a list, each embedded resource is a resource of its own and keeps its URI.
         return [v if isinstance(v, Contents) else _from_block(v, None, None) for v in value]
     raw_json = encoding.dumps(value, options, indent=options.json_indent)
