@@ -56,7 +56,6 @@ class Connection:
         self.log_level: str | None = None
         """The minimum level the client asked for with logging/setLevel (None: not asked)."""
         self._asked: dict[RequestId, _Answer] = {}
-        self._cancelled: set[RequestId] = set()
         self._next_ask = 0
         self._tasks: anyio.abc.TaskGroup | None = None
         self._token: anyio.lowlevel.EventLoopToken | None = None
@@ -203,8 +202,9 @@ class Connection:
             )
         return response.result or {}
 
-    def is_cancelled(self, request_id: RequestId) -> bool:
-        return request_id in self._cancelled
+    def cancel_scope(self, request_id: RequestId) -> anyio.CancelScope | None:
+        """The scope the client cancels `request_id` through (None once it has finished)."""
+        return self._running.get(request_id)
 
     @property
     def busy(self) -> bool:
@@ -218,7 +218,6 @@ class Connection:
                     reply = await self.server.dispatch(self, request)
             finally:
                 self._running.pop(request.id, None)
-                self._cancelled.discard(request.id)
             if not scope.cancelled_caught:
                 await self.send(jsonrpc.encode(reply))
         finally:
@@ -231,8 +230,6 @@ class Connection:
             request_id = message.params.get("requestId")
             scope = self._running.get(request_id) if isinstance(request_id, int | str) else None
             if scope is not None:
-                assert isinstance(request_id, int | str)
-                self._cancelled.add(request_id)
                 scope.cancel()
 
     async def _batch(self, messages: list[Message]) -> None:

@@ -79,6 +79,7 @@ class Context:
         self.progress_token: str | int | None = self.meta.get("progressToken")
         self._client_timeout = client_timeout
         self._last_progress = -math.inf
+        self._scope = connection.cancel_scope(request_id)
 
     # --- what the request is --------------------------------------------------------------
 
@@ -97,8 +98,9 @@ class Context:
 
     @property
     def cancelled(self) -> bool:
-        """The client cancelled this request (a long loop should check and stop)."""
-        return self._conn.is_cancelled(self.request_id)
+        """The client cancelled this request: a sync tool's loop should check and stop, since
+        a worker thread cannot be interrupted."""
+        return self._scope is not None and self._scope.cancel_called
 
     def check_cancelled(self) -> None:
         """Raise the cancellation exception if the client cancelled this request."""

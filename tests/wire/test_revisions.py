@@ -71,6 +71,37 @@ def test_error_without_id_from_2025_11_25() -> None:
     assert having(lambda r: r.error_without_id) == ["2025-11-25", "2026-07-28"]
 
 
+def test_progress_message_from_2025_03_26() -> None:
+    assert having(lambda r: r.progress_message) == list(ALL[1:])
+
+    # agrees with the official schemas
+    def params(v: str) -> dict[str, object]:
+        defs = _defs(v)
+        found = (
+            defs.get("ProgressNotificationParams")
+            or defs["ProgressNotification"]["properties"]["params"]
+        )
+        properties: dict[str, object] = found["properties"]
+        return properties
+
+    with_message = [v for v in ALL if "message" in params(v)]
+    assert with_message == list(ALL[1:])
+
+
+@pytest.mark.parametrize(
+    ("method", "revisions"),
+    [
+        ("sampling/createMessage", ALL[:4]),
+        ("roots/list", ALL[:4]),
+        ("elicitation/create", ALL[2:4]),
+    ],
+)
+def test_client_requests(method: str, revisions: tuple[str, ...]) -> None:
+    """Server-to-client requests exist only in the handshake era (2026-07-28 asks with
+    input-required results instead)."""
+    assert having(lambda r: method in r.client_requests) == list(revisions)
+
+
 @pytest.mark.parametrize(
     ("kind", "since"),
     [
