@@ -42,3 +42,47 @@ class ResultOptions:
             raise ValueError("json_indent must be None or >= 0")
         if self.text_limit is not None and self.text_limit < 100:
             raise ValueError("text_limit must be None or at least 100 characters")
+
+
+@dataclass(frozen=True, slots=True)
+class PayloadLimits:
+    """How much one tool result may carry before the payload guards step in (guards.py).
+
+    The defaults keep a result inline in Claude Code, the strictest common host: it stores any
+    result over 50,000 characters in a file (the model sees a short preview) and refuses one over
+    25,000 tokens. docs/results.md ("Payload guards") explains each number. None disables a limit.
+    """
+
+    text_block: int | None = 40_000
+    """Longest text block, in characters; a longer one is cut at a clean boundary."""
+
+    text_result: int | None = 40_000
+    """All text of one result together, in characters; earlier blocks keep priority."""
+
+    structured: int | None = 40_000
+    """Longest structuredContent, in characters of compact JSON (hosts show it to the model)."""
+
+    binary_block: int | None = 1024 * 1024
+    """Largest image, audio or embedded blob sent inline, in raw bytes (1 MiB)."""
+
+    binary_result: int | None = 4 * 1024 * 1024
+    """All inline binary data of one result together, in raw bytes (4 MiB)."""
+
+    offload: bool = True
+    """Put what does not fit into the blob store and link to it (False: cut or leave out)."""
+
+    ttl: float = 3600.0
+    """Seconds an offloaded payload stays readable through `resources/read`."""
+
+    def __post_init__(self) -> None:
+        for name in ("text_block", "text_result", "structured"):
+            value = getattr(self, name)
+            if value is not None and value < 1000:
+                # Below this, the marker that explains the cut would crowd out the text.
+                raise ValueError(f"{name} must be None or at least 1000 characters")
+        for name in ("binary_block", "binary_result"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be None or at least 0 bytes")
+        if not self.ttl > 0:
+            raise ValueError("ttl must be positive")

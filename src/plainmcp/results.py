@@ -19,6 +19,7 @@ from plainmcp.content import (
     Text,
     content_uri,
 )
+from plainmcp.guards import limit_text as limit_text  # moved; tools.py imports it from here
 from plainmcp.options import ResultOptions
 
 
@@ -193,30 +194,3 @@ def value_content(
         blocks: list[ContentBlock] = []
         lifted = _lift_blocks(value, blocks, position)
         return (Text(json_text(lifted, options)), *blocks)
-
-
-def limit_text(content: tuple[ContentBlock, ...], limit: int | None) -> tuple[ContentBlock, ...]:
-    """Cut text blocks longer than `limit` characters at a clean boundary, saying so."""
-    if limit is None or not any(isinstance(b, Text) and len(b.text) > limit for b in content):
-        return content
-    return tuple(
-        _cut(b, limit) if isinstance(b, Text) and len(b.text) > limit else b for b in content
-    )
-
-
-def _cut(block: Text, limit: int) -> Text:
-    text = block.text
-    window = text[:limit]
-    # Prefer a line break, then a space, in the last fifth of the window.
-    floor = limit - limit // 5
-    cut = window.rfind("\n", floor)
-    if cut < 0:
-        cut = window.rfind(" ", floor)
-    if cut < 0:
-        cut = limit
-    kept = text[:cut].rstrip()
-    marker = (
-        f"\n[truncated: showing {len(kept):,} of {len(text):,} characters;"
-        f" {len(text) - len(kept):,} cut]"
-    )
-    return Text(kept + marker, annotations=block.annotations, meta=block.meta)

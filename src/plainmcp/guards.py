@@ -1,0 +1,485 @@
+"""Payload guards: keep one tool result within what a host can take, and lose nothing.
+
+MCP puts no bound on a result, so one call can flood the model's context or break a host's framing.
+`guard` applies the Server's PayloadLimits to a CallResult: text is cut at a clean boundary with a
+marker that says how much was cut and where the rest is; binaries over the limit are not inlined.
+What is cut or left out goes to a BlobStore and is linked (a `resource_link` to
+`plainmcp://blob/<key>`), which `resources/read` serves until its TTL runs out.
+
+Sans-I/O apart from the store calls. docs/results.md ("Payload guards") shows every text written
+here; tests/test_guards.py checks them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import mimetypes
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
+from plainmcp.options import PayloadLimits
+from plainmcp.store import BlobStore
+
+if TYPE_CHECKING:
+    from plainmcp.results import CallResult
+
+log = logging.getLogger("plainmcp")
+
+BLOB_PREFIX = "plainmcp://blob/"
+"""URIs of offloaded payloads; `resources/read` serves them through `read_blob`."""
+
+_KEY = re.compile(r"[A-Za-z0-9._~-]+")
+_NO_LIMIT = sys.maxsize
+
+MIN_CUT = 600
+"""Less room than this for a text block (marker included): leave it out rather than cut it."""
+
+RESERVE = 500
+"""Text characters kept free, while later text blocks exist, for the marker that lists the ones
+left out, so the marker itself stays within the per-result ceiling."""
+
+ASK_LESS = "The rest was not sent; ask for less, e.g. a narrower query or the next page"
+# (boundary, how many of its characters stay): paragraph, line, word; for JSON, line, the end
+# of an object or array in a list, then any comma.
+Boundaries = Sequence[tuple[str, int]]
+_TEXT_BOUNDARIES: Boundaries = (("\n\n", 0), ("\n", 0), (" ", 0))
+_JSON_BOUNDARIES: Boundaries = (("\n", 0), ("},", 1), ("],", 1), (",", 0))
+
+
+def blob_uri(key: str) -> str:
+    return BLOB_PREFIX + key
+
+
+def blob_key(uri: str) -> str | None:
+    """The store key in a `plainmcp://blob/<key>` URI, or None for any other URI."""
+    if not uri.startswith(BLOB_PREFIX):
+        return None
+    key = uri[len(BLOB_PREFIX) :]
+    return key if _KEY.fullmatch(key) else None
+
+
+async def read_blob(uri: str, store: BlobStore) -> tuple[bytes, str] | None:
+    """The bytes and MIME type behind an offload URI; None when unknown, expired or not ours."""
+    key = blob_key(uri)
+    if key is None:
+        return None
+    blob = await store.get(key)
+    return None if blob is None else (blob.data, blob.mime_type)
+
+
+async def guard(
+    result: CallResult,
+    limits: PayloadLimits,
+    store: BlobStore,
+    *,
+    structured_required: bool = False,
+) -> CallResult:
+    """`result` within `limits`; the same object when it already fits (the common case).
+
+    `structured_required`: the tool has an output schema, so a result without structuredContent
+    must be an error; an oversized structured value then makes the result isError (with a preview
+    and a link to the full JSON), as clients reject a successful result that lacks it.
+    """
+    if _fits(result, limits):
+        return result
+    return await _Guard(limits, store).apply(result, structured_required)
+
+
+def _fits(result: CallResult, limits: PayloadLimits) -> bool:
+    """One pass over the sizes, no copies: True when no limit is reached."""
+    structured = result.structured_json
+    # Bytes >= characters, so a longer byte string only means a closer look.
+    if (
+        structured is not None
+        and limits.structured is not None
+        and len(structured) > limits.structured
+    ):
+        return False
+    text_block = limits.text_block or _NO_LIMIT
+    text_left = limits.text_result or _NO_LIMIT
+    binary_block = limits.binary_block if limits.binary_block is not None else _NO_LIMIT
+    binary_left = limits.binary_result if limits.binary_result is not None else _NO_LIMIT
+    for block in result.content:
+        if isinstance(block, Text) or (
+            isinstance(block, EmbeddedResource) and block.text is not None
+        ):
+            size = len(block.text or "")
+            if size > text_block or size > text_left:
+                return False
+            text_left -= size
+        elif isinstance(block, Image | Audio | EmbeddedResource):
+            size = len(block.data if isinstance(block, Image | Audio) else block.blob or b"")
+            if size > binary_block or size > binary_left:
+                return False
+            binary_left -= size
+    return True
+
+
+class _Guard:
+    """The slow path: one result that reaches a limit."""
+
+    def __init__(self, limits: PayloadLimits, store: BlobStore) -> None:
+        self.limits = limits
+        self.store = store
+        self.kept_for = _duration(limits.ttl)
+
+    async def offload(self, data: bytes, mime_type: str) -> str | None:
+        """Store `data`; its URI, or None when offloading is off or the store fails."""
+        if not self.limits.offload:
+            return None
+        try:
+            key = await self.store.put(data, mime_type, self.limits.ttl)
+        except Exception:
+            # The result must still go out; without a link the marker asks for less instead.
+            log.warning(
+                "could not store an offloaded payload of %d bytes", len(data), exc_info=True
+            )
+            return None
+        return blob_uri(key)
+
+    async def apply(self, result: CallResult, structured_required: bool) -> CallResult:
+        content = result.content
+        structured = result.structured_json
+        is_error = result.is_error
+        limit = self.limits.structured
+        if structured is not None and limit is not None and len(structured) > limit:
+            text = structured.decode()
+            if len(text) > limit:
+                content = await self._structured(text, structured, limit, content)
+                structured = None
+                is_error = is_error or structured_required
+        content = await self._content(content)
+        if content is result.content and structured is result.structured_json:
+            return result
+        return dataclasses.replace(
+            result, content=content, structured_json=structured, is_error=is_error
+        )
+
+    # --- structured content ------------------------------------------------------------
+
+    async def _structured(
+        self, text: str, raw: bytes, limit: int, content: tuple[ContentBlock, ...]
+    ) -> tuple[ContentBlock, ...]:
+        """Too large for structuredContent: a preview (or a note) and a link to the full JSON."""
+        uri = await self.offload(raw, "application/json")
+        where = (
+            f"The full JSON is at resource {uri}; read it with resources/read" if uri else ASK_LESS
+        )
+        total = len(text)
+        link: tuple[ContentBlock, ...] = ()
+        if uri:
+            link = (
+                ResourceLink(
+                    uri=uri,
+                    name="result.json",
+                    mime_type="application/json",
+                    size=len(raw),
+                    description=(
+                        f"The full structured result ({total:,} characters of JSON);"
+                        f" stored for {self.kept_for}."
+                    ),
+                ),
+            )
+        if content:  # the tool wrote its own text; say what is missing
+            note = Text(
+                f"[structuredContent left out: the structured result is {total:,} characters of"
+                f" JSON, over this server's limit of {limit:,} characters. {where}]"
+            )
+            return (*content, note, *link)
+
+        def marker(kept: int) -> str:
+            return (
+                f"\n…[truncated: showing {kept:,} of {total:,} characters of JSON. The structured"
+                f" result is over this server's limit of {limit:,} characters, so this preview is"
+                f" sent instead of structuredContent. {where}]"
+            )
+
+        caps = (self.limits.text_block, self.limits.text_result, limit)
+        cap = min(c for c in caps if c is not None)
+        return (Text(_cut(text, cap, marker, _JSON_BOUNDARIES)), *link)
+
+    # --- content blocks ----------------------------------------------------------------
+
+    async def _content(self, blocks: tuple[ContentBlock, ...]) -> tuple[ContentBlock, ...]:
+        limits = self.limits
+        text_block = limits.text_block or _NO_LIMIT
+        text_left = limits.text_result or _NO_LIMIT
+        binary_block = limits.binary_block if limits.binary_block is not None else _NO_LIMIT
+        binary_left = limits.binary_result if limits.binary_result is not None else _NO_LIMIT
+        # Text still to come after each block, for the reserve.
+        later = [0] * len(blocks)
+        for i in range(len(blocks) - 2, -1, -1):
+            after = blocks[i + 1]
+            later[i] = later[i + 1] + (len(after.text) if isinstance(after, Text) else 0)
+
+        out: list[ContentBlock] = []
+        dropped: list[str] = []
+        omitted_at = -1
+        changed = False
+        for i, block in enumerate(blocks):
+            position = i + 1
+            if isinstance(block, Text):
+                if omitted_at >= 0:
+                    dropped.append(block.text)
+                    continue
+                size = len(block.text)
+                reserve = min(RESERVE, later[i]) if limits.text_result is not None else 0
+                cap = min(text_block, text_left - reserve)
+                if size <= cap:
+                    out.append(block)
+                    text_left -= size
+                    continue
+                changed = True
+                if cap < MIN_CUT:  # the result's text is used up: this and later text go
+                    omitted_at = len(out)
+                    dropped.append(block.text)
+                    continue
+                cut = await self._cut_block(block, position, cap)
+                out.extend(cut)
+                text_left -= len(cut[0].text) if isinstance(cut[0], Text) else 0
+            elif isinstance(block, EmbeddedResource) and block.text is not None:
+                size = len(block.text)
+                reserve = min(RESERVE, later[i]) if limits.text_result is not None else 0
+                cap = min(text_block, text_left - reserve)
+                if size <= cap:
+                    out.append(block)
+                    text_left -= size
+                    continue
+                changed = True
+                replacement = await self._embedded_text(block, position, cap)
+                out.append(replacement)
+                if isinstance(replacement, Text):
+                    text_left = max(0, text_left - len(replacement.text))
+            elif isinstance(block, Image | Audio | EmbeddedResource):
+                data = block.data if isinstance(block, Image | Audio) else block.blob or b""
+                size = len(data)
+                if size <= binary_block and size <= binary_left:
+                    out.append(block)
+                    binary_left -= size
+                    continue
+                changed = True
+                if size > binary_block:
+                    assert limits.binary_block is not None
+                    limit, scope = limits.binary_block, ""
+                else:
+                    assert limits.binary_result is not None
+                    limit, scope = limits.binary_result, " per result"
+                out.append(await self._binary(block, position, data, limit, scope))
+            else:
+                out.append(block)
+        if dropped:
+            out[omitted_at:omitted_at] = await self._omitted(dropped)
+        return tuple(out) if changed else blocks
+
+    async def _cut_block(self, block: Text, position: int, cap: int) -> list[ContentBlock]:
+        """A text block cut to `cap` characters, marker included, and a link to all of it."""
+        text = block.text
+        raw = text.encode()
+        uri = await self.offload(raw, "text/plain")
+        where = (
+            f"The full text is at resource {uri}; read it with resources/read" if uri else ASK_LESS
+        )
+        total = len(text)
+
+        def marker(kept: int) -> str:
+            return f"\n…[truncated: showing {kept:,} of {total:,} characters. {where}]"
+
+        out: list[ContentBlock] = [
+            Text(
+                _cut(text, cap, marker, _TEXT_BOUNDARIES),
+                annotations=block.annotations,
+                meta=block.meta,
+            )
+        ]
+        if uri:
+            out.append(
+                ResourceLink(
+                    uri=uri,
+                    name=f"text-{position}.txt",
+                    mime_type="text/plain",
+                    size=len(raw),
+                    description=(
+                        f"The full text of the block cut above ({total:,} characters);"
+                        f" stored for {self.kept_for}."
+                    ),
+                )
+            )
+        return out
+
+    async def _omitted(self, dropped: Sequence[str]) -> list[ContentBlock]:
+        """One marker and one link for every text block left out once the result was full."""
+        joined = "\n\n".join(dropped)
+        raw = joined.encode()
+        uri = await self.offload(raw, "text/plain")
+        several = len(dropped) > 1
+        count = f"{len(dropped)} more text block{'s' if several else ''}"
+        chars = sum(len(t) for t in dropped)
+        joined_by = ", joined by blank lines" if several else ""
+        where = (
+            f"{'They are' if several else 'It is'} at resource {uri}{joined_by};"
+            " read it with resources/read"
+            if uri
+            else ASK_LESS
+        )
+        out: list[ContentBlock] = [
+            Text(
+                f"[omitted: {count} ({chars:,} characters) over this result's limit of"
+                f" {self.limits.text_result:,} characters. {where}]"
+            )
+        ]
+        if uri:
+            out.append(
+                ResourceLink(
+                    uri=uri,
+                    name="omitted-text.txt",
+                    mime_type="text/plain",
+                    size=len(raw),
+                    description=(
+                        f"{count[0].upper()}{count[1:]} left out of the result ({chars:,}"
+                        f" characters){joined_by}; stored for {self.kept_for}."
+                    ),
+                )
+            )
+        return out
+
+    async def _embedded_text(
+        self, block: EmbeddedResource, position: int, cap: int
+    ) -> ContentBlock:
+        """A text resource too long to embed: linked whole (a document is not cut)."""
+        assert block.text is not None
+        size = len(block.text)
+        raw = block.text.encode()
+        mime_type = block.mime_type or "text/plain"
+        uri = await self.offload(raw, mime_type)
+        what = f"the resource {block.uri} ({size:,} characters of {mime_type})"
+        if uri is None:
+            return Text(f"[omitted: {what}, over this server's inline limit. {ASK_LESS}]")
+        return ResourceLink(
+            uri=uri,
+            name=_name(block.uri, f"resource-{position}", mime_type),
+            mime_type=mime_type,
+            size=len(raw),
+            description=(
+                f"{what[0].upper()}{what[1:]}, too large to send inline (room for {max(cap, 0):,}"
+                f" characters); stored for {self.kept_for}; read it with resources/read."
+            ),
+            annotations=block.annotations,
+        )
+
+    async def _binary(
+        self,
+        block: Image | Audio | EmbeddedResource,
+        position: int,
+        data: bytes,
+        limit: int,
+        scope: str,
+    ) -> ContentBlock:
+        """A binary block over the limit: a link to the stored bytes (or a note without them)."""
+        mime_type = block.mime_type or "application/octet-stream"
+        if isinstance(block, EmbeddedResource):
+            what = f"the resource {block.uri} ({mime_type})"
+            name = _name(block.uri, f"resource-{position}", mime_type)
+        else:
+            noun = "image" if isinstance(block, Image) else "recording"
+            what = f"{_article(mime_type)} {mime_type} {noun}"
+            name = _name("", f"{block.kind}-{position}", mime_type)
+        size = len(data)
+        uri = await self.offload(data, mime_type)
+        if uri is None:
+            return Text(
+                f"[omitted: {what} of {size:,} bytes, over this server's inline limit of"
+                f" {limit:,} bytes{scope}. Ask for a smaller one]"
+            )
+        return ResourceLink(
+            uri=uri,
+            name=name,
+            mime_type=mime_type,
+            size=size,
+            description=(
+                f"{what[0].upper()}{what[1:]} of {size:,} bytes, too large to send inline"
+                f" (limit {limit:,} bytes{scope}); stored for {self.kept_for};"
+                " read it with resources/read."
+            ),
+            annotations=block.annotations,
+        )
+
+
+# --- text cutting --------------------------------------------------------------------------
+
+
+def _cut(text: str, cap: int, marker: Callable[[int], str], boundaries: Boundaries) -> str:
+    """`text` cut at a clean boundary so that it and its marker fit in `cap` characters."""
+    # The marker for the full length is the longest it can be (kept <= total has no more digits).
+    room = max(cap - len(marker(len(text))), 0)
+    kept = text[: cut_point(text, room, boundaries)].rstrip()
+    return kept + marker(len(kept))
+
+
+def cut_point(text: str, room: int, boundaries: Boundaries = _TEXT_BOUNDARIES) -> int:
+    """Where to cut to keep at most `room` characters: the first boundary kind found in the
+    last fifth of the room (paragraph, then line, then word), else exactly at `room`."""
+    if len(text) <= room:
+        return len(text)
+    floor = room - room // 5
+    for boundary, kept in boundaries:
+        at = text.rfind(boundary, floor, room - kept + len(boundary))
+        if at >= 0:
+            return at + kept
+    return room
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} minutes"
+    return f"{seconds:g} seconds"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _name(uri: str, fallback: str, mime_type: str) -> str:
+    """A file-like name for a link: the last path segment of `uri`, else `fallback` + extension."""
+    last = uri.rstrip("/").rsplit("/", 1)[-1] if "/" in uri else ""
+    if last:
+        return last
+    extension = mimetypes.guess_extension(mime_type.split(";")[0].strip()) or ".bin"
+    return fallback + extension
+
+
+# --- the older per-block ceiling (ResultOptions.text_limit) --------------------------------
+
+
+def limit_text(content: tuple[ContentBlock, ...], limit: int | None) -> tuple[ContentBlock, ...]:
+    """Cut text blocks longer than `limit` characters at a clean boundary, saying so.
+
+    ResultOptions.text_limit, applied while shaping a result, without offloading; `guard`
+    supersedes it (it links to the rest) and runs after it.
+    """
+    if limit is None or not any(isinstance(b, Text) and len(b.text) > limit for b in content):
+        return content
+    return tuple(
+        _cut_plain(b, limit) if isinstance(b, Text) and len(b.text) > limit else b for b in content
+    )
+
+
+def _cut_plain(block: Text, limit: int) -> Text:
+    text = block.text
+    window = text[:limit]
+    # Prefer a line break, then a space, in the last fifth of the window.
+    floor = limit - limit // 5
+    cut = window.rfind("\n", floor)
+    if cut < 0:
+        cut = window.rfind(" ", floor)
+    if cut < 0:
+        cut = limit
+    kept = text[:cut].rstrip()
+    marker = (
+        f"\n[truncated: showing {len(kept):,} of {len(text):,} characters;"
+        f" {len(text) - len(kept):,} cut]"
+    )
+    return Text(kept + marker, annotations=block.annotations, meta=block.meta)
