@@ -85,12 +85,12 @@ async def chart(region: Literal["north", "south", "east", "west"]) -> list:
     return ["Sales chart for " + region, Image(bar_chart_png(SALES[region]))]
 
 
-MAX_FETCH_BYTES = 100_000
+MAX_FETCH_BYTES = 30_000
 
 
 @app.tool(annotations={"readOnlyHint": True, "openWorldHint": True})
 def fetch(url: str, timeout: Annotated[float, Field(gt=0, le=30)] = 10) -> str:
-    """Fetch a web page and return its text (at most 100 kB).
+    """Fetch a web page and return its text (at most 30 kB).
 
     Args:
         url: An http:// or https:// URL.

@@ -61,7 +61,11 @@ async def test_handshake(client: Client) -> None:
     assert client.server_info.version == "1.2.3"
     assert client.server_info.title == "Blocks"
     assert client.instructions == "Test tools."
-    assert client.capabilities == {"logging": {}, "tools": {"listChanged": True}}
+    assert client.capabilities == {
+        "logging": {},
+        "tools": {"listChanged": True},
+        "resources": {"subscribe": True, "listChanged": True},
+    }
     await client.ping()
 
 

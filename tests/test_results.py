@@ -639,36 +639,6 @@ async def test_bytes_as() -> None:
     assert unknown["content"][0]["resource"]["mimeType"] == "application/octet-stream"
 
 
-async def test_text_limit_cuts_at_a_word() -> None:
-    limited = ResultOptions(text_limit=100)
-    long = "word " * 40  # 200 characters
-    assert await run(lambda: long, name="t", options=limited) == text(
-        ("word " * 20).rstrip() + "\n[truncated: showing 99 of 200 characters; 101 cut]"
-    )
-
-
-async def test_text_limit_cuts_at_a_line() -> None:
-    limited = ResultOptions(text_limit=100)
-    lines = "".join(f"line {i:02d} of the log\n" for i in range(10))  # 10 x 19 characters
-    assert await run(lambda: lines, name="t", options=limited) == text(
-        lines[: 5 * 19 - 1] + "\n[truncated: showing 94 of 190 characters; 96 cut]"
-    )
-
-
-async def test_text_limit_without_boundary_and_short_text() -> None:
-    limited = ResultOptions(text_limit=100)
-    assert await run(lambda: "x" * 250, name="t", options=limited) == text(
-        "x" * 100 + "\n[truncated: showing 100 of 250 characters; 150 cut]"
-    )
-    assert await run(lambda: "x" * 100, name="t", options=limited) == text("x" * 100)
-    # Every text block is limited, ToolResult content too; other blocks are untouched.
-    out = await run(lambda: ToolResult(["x" * 150, Image(PNG)]), name="t", options=limited)
-    assert out["content"][0]["text"].endswith("[truncated: showing 100 of 150 characters; 50 cut]")
-    assert out["content"][1] == IMAGE_WIRE
-    with pytest.raises(ValueError, match="text_limit must be None or at least 100"):
-        ResultOptions(text_limit=50)
-
-
 async def test_compat_audio_at_2024_11_05() -> None:
     strict = ResultOptions(compat="strict")
     clip = lambda: ["Your clip", Audio(WAV)]  # noqa: E731

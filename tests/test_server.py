@@ -75,7 +75,11 @@ async def test_initialize_each_revision(version: str) -> None:
         result = await s.initialize(version)
         assert result == {
             "protocolVersion": version,
-            "capabilities": {"logging": {}, "tools": {"listChanged": True}},
+            "capabilities": {
+                "logging": {},
+                "tools": {"listChanged": True},
+                "resources": {"subscribe": True, "listChanged": True},
+            },
             "serverInfo": EXPECTED_INFO[version],
             "instructions": "Use add to add.",
         }
@@ -138,8 +142,9 @@ async def test_ping_before_and_after_initialize() -> None:
 async def test_unknown_method(version: str) -> None:
     async with Session(make_server()) as s:
         await s.initialize(version)
-        reply = await s.request("resources/list")
-        assert reply["error"]["code"] == -32601
+        # No prompts are registered, so the prompts methods do not exist (unadvertised).
+        reply = await s.request("prompts/list")
+        assert reply["error"] == {"code": -32601, "message": "Method not found: prompts/list"}
         assert (await s.request("nope/nope", id="x"))["error"]["code"] == -32601
 
 

@@ -13,27 +13,42 @@ from plainmcp.content import (
     ResourceLink,
     Text,
 )
-from plainmcp.options import ResultOptions
+from plainmcp.context import Context
+from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.prompts import Message, PromptError, PromptResult
+from plainmcp.resources import Contents, ResourceError, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
+from plainmcp.store import BlobStore, MemoryStore, StoredBlob
 
 __all__ = [
     "Annotations",
     "Audio",
+    "BlobStore",
     "CallToolResult",
     "Client",
     "ContentBlock",
     "ContentError",
+    "Contents",
+    "Context",
     "EmbeddedResource",
     "File",
     "Icon",
     "Image",
     "McpError",
+    "MemoryStore",
+    "Message",
+    "PayloadLimits",
+    "PromptError",
+    "PromptResult",
+    "ResourceError",
     "ResourceLink",
     "ResultOptions",
     "Server",
+    "StoredBlob",
     "Text",
     "ToolError",
     "ToolInfo",
     "ToolResult",
+    "safe_join",
 ]

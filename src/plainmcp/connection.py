@@ -53,6 +53,8 @@ class Connection:
         self.initialized = False
         self._running: dict[RequestId, anyio.CancelScope] = {}
         self._active = 0
+        self.subscriptions: set[str] = set()
+        """Resource URIs this client subscribed to (resources/subscribe)."""
         self.log_level: str | None = None
         """The minimum level the client asked for with logging/setLevel (None: not asked)."""
         self._asked: dict[RequestId, _Answer] = {}

@@ -449,37 +449,3 @@ def _name(uri: str, fallback: str, mime_type: str) -> str:
         return last
     extension = mimetypes.guess_extension(mime_type.split(";")[0].strip()) or ".bin"
     return fallback + extension
-
-
-# --- the older per-block ceiling (ResultOptions.text_limit) --------------------------------
-
-
-def limit_text(content: tuple[ContentBlock, ...], limit: int | None) -> tuple[ContentBlock, ...]:
-    """Cut text blocks longer than `limit` characters at a clean boundary, saying so.
-
-    ResultOptions.text_limit, applied while shaping a result, without offloading; `guard`
-    supersedes it (it links to the rest) and runs after it.
-    """
-    if limit is None or not any(isinstance(b, Text) and len(b.text) > limit for b in content):
-        return content
-    return tuple(
-        _cut_plain(b, limit) if isinstance(b, Text) and len(b.text) > limit else b for b in content
-    )
-
-
-def _cut_plain(block: Text, limit: int) -> Text:
-    text = block.text
-    window = text[:limit]
-    # Prefer a line break, then a space, in the last fifth of the window.
-    floor = limit - limit // 5
-    cut = window.rfind("\n", floor)
-    if cut < 0:
-        cut = window.rfind(" ", floor)
-    if cut < 0:
-        cut = limit
-    kept = text[:cut].rstrip()
-    marker = (
-        f"\n[truncated: showing {len(kept):,} of {len(text):,} characters;"
-        f" {len(text) - len(kept):,} cut]"
-    )
-    return Text(kept + marker, annotations=block.annotations, meta=block.meta)

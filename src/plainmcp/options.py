@@ -29,10 +29,6 @@ class ResultOptions:
     """A returned `bytes`: "sniff" makes images image blocks, audio audio blocks and anything
     else an embedded blob; "blob" always embeds; "base64_text" sends the base64 as text."""
 
-    text_limit: int | None = None
-    """Longest text block, in characters; longer ones are cut at a line or word boundary
-    with a marker saying how much was cut. None: no limit."""
-
     compat: Literal["fallback", "strict"] = "fallback"
     """What a client gets when its revision cannot carry part of a result
     (docs/compatibility.md)."""
@@ -40,8 +36,6 @@ class ResultOptions:
     def __post_init__(self) -> None:
         if self.json_indent is not None and self.json_indent < 0:
             raise ValueError("json_indent must be None or >= 0")
-        if self.text_limit is not None and self.text_limit < 100:
-            raise ValueError("text_limit must be None or at least 100 characters")
 
 
 @dataclass(frozen=True, slots=True)

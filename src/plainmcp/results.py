@@ -19,7 +19,6 @@ from plainmcp.content import (
     Text,
     content_uri,
 )
-from plainmcp.guards import limit_text as limit_text  # moved; tools.py imports it from here
 from plainmcp.options import ResultOptions
 
 

@@ -14,10 +14,22 @@ from typing import Any, Literal, TypeVar, overload
 
 import anyio
 
+from plainmcp import completion, mime
+from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
-from plainmcp.context import LOG_LEVELS, Context
-from plainmcp.options import ResultOptions
+from plainmcp.context import LOG_LEVELS, Context, context_params
+from plainmcp.guards import blob_key, guard, read_blob
+from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.prompts import Prompts
+from plainmcp.resources import (
+    Contents,
+    Resource,
+    ResourceNotFound,
+    Resources,
+    ResourceTemplate,
+)
+from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import jsonrpc, render
 from plainmcp.wire.cursor import page
@@ -57,6 +69,8 @@ class Server:
         tool_timeout: float | None = None,
         max_concurrent_tools: int | None = None,
         client_request_timeout: float = 120.0,
+        payload_limits: PayloadLimits | None = None,
+        blob_store: BlobStore | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -81,16 +95,35 @@ class Server:
         """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
         self._tool_slots: anyio.CapacityLimiter | None = None
         self.client_request_timeout = client_request_timeout
+        self.payload_limits = payload_limits or PayloadLimits()
+        """What one tool result may carry inline (docs/results.md, "Payload guards")."""
+        self.blob_store: BlobStore = blob_store or MemoryStore()
+        """Where offloaded payloads wait to be read back through resources/read."""
         """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self.resources = Resources(
+            on_change=lambda: self._broadcast("notifications/resources/list_changed")
+        )
+        self.prompts = Prompts(
+            on_change=lambda: self._broadcast("notifications/prompts/list_changed")
+        )
+        self._template_completers: dict[tuple[str, str], Completer] = {}
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "ping": self._ping,
             "logging/setLevel": self._set_log_level,
             "tools/list": self._list_tools,
             "tools/call": self._call_tool,
+            "resources/list": self._list_resources,
+            "resources/templates/list": self._list_templates,
+            "resources/read": self._read_resource,
+            "resources/subscribe": self._subscribe,
+            "resources/unsubscribe": self._unsubscribe,
+            "prompts/list": self._list_prompts,
+            "prompts/get": self._get_prompt,
+            "completion/complete": self._complete,
         }
 
     # --- registration ----------------------------------------------------------------------
@@ -142,11 +175,78 @@ class Server:
     def tools(self) -> Mapping[str, Tool]:
         return dict(self._tools)
 
+    def resource(self, uri: str, **settings: Any) -> Callable[[F], F]:
+        """Register a function as the resource at `uri`; `{name}` in it makes a template.
+
+        `complete={"name": completer}` supplies completions for template variables (Literal
+        and Enum parameters complete on their own).
+        """
+
+        def register(func: F) -> F:
+            self.add_resource(func, uri, **settings)
+            return func
+
+        return register
+
+    def add_resource(
+        self,
+        target: Any,
+        uri: str,
+        *,
+        complete: Mapping[str, Completer] | None = None,
+        **settings: Any,
+    ) -> Resource | ResourceTemplate:
+        """Register a function or a static value (str, bytes, File) at `uri`."""
+        added = self.resources.add(target, uri, **settings)
+        for variable, completer in (complete or {}).items():
+            if not isinstance(added, ResourceTemplate) or variable not in added.variables:
+                raise ValueError(f"{uri!r} has no template variable {variable!r} to complete")
+            self._template_completers[(uri, variable)] = completer
+        return added
+
+    @overload
+    def prompt(self, fn: F, /) -> F: ...
+
+    @overload
+    def prompt(
+        self,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        icons: Sequence[Icon] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        complete: Mapping[str, Completer] | None = None,
+    ) -> Callable[[F], F]: ...
+
+    def prompt(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
+        """Register a function as a prompt; works bare (`@app.prompt`) or with settings."""
+        if fn is not None:
+            self.prompts.add(fn, **settings)
+            return fn
+
+        def register(func: F) -> F:
+            self.prompts.add(func, **settings)
+            return func
+
+        return register
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Tell every client subscribed to `uri` that it changed (from any thread)."""
+        for conn in list(self._connections):
+            if uri in conn.subscriptions:
+                conn.post(
+                    jsonrpc.notification_message("notifications/resources/updated", {"uri": uri})
+                )
+
     def _tools_changed(self) -> None:
         self._tool_pages.clear()
+        self._broadcast("notifications/tools/list_changed")
+
+    def _broadcast(self, method: str) -> None:
         for conn in list(self._connections):
             if conn.revision is not None:
-                conn.post(jsonrpc.notification_message("notifications/tools/list_changed"))
+                conn.post(jsonrpc.notification_message(method))
 
     # --- running ---------------------------------------------------------------------------
 
@@ -177,6 +277,10 @@ class Server:
                     INVALID_PARAMS,
                     f"Server not initialized: send initialize before {request.method}",
                 )
+            needed = _CAPABILITY_OF.get(request.method)
+            rev = conn.revision
+            if needed is not None and rev is not None and needed not in self.capabilities(rev):
+                raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             _check_meta(request.params)
             result = await handler(conn, request)
         except RpcError as exc:
@@ -224,7 +328,15 @@ class Server:
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What this server offers, as initialize announces it."""
-        return {"logging": {}, "tools": {"listChanged": True}}
+        offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
+        if len(self.resources) or self.payload_limits.offload:
+            # Offloaded payloads are read back through resources/read.
+            offered["resources"] = {"subscribe": True, "listChanged": True}
+        if len(self.prompts):
+            offered["prompts"] = {"listChanged": True}
+        if rev.completions_capability and (len(self.prompts) or self.resources.templates):
+            offered["completions"] = {}
+        return offered
 
     async def _ping(self, conn: Connection, request: Request) -> dict[str, Any]:
         return {}
@@ -280,6 +392,12 @@ class Server:
                 context=context,
                 timeout=timeout,
             )
+        outcome = await guard(
+            outcome,
+            self.payload_limits,
+            self.blob_store,
+            structured_required=tool.output_schema is not None,
+        )
         return render.call_result(outcome, conn.revision, self.options, tool.output_schema)
 
     def context(self, conn: Connection, request: Request) -> Context:
@@ -300,6 +418,134 @@ class Server:
         slots: contextlib.AbstractAsyncContextManager[Any] = self._tool_slots
         return slots
 
+    # --- resources ---------------------------------------------------------------------------
+
+    async def _list_resources(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        items, next_cursor = self.resources.page(request.params.get("cursor"), self.page_size)
+        result: dict[str, Any] = {"resources": [render.resource(r, conn.revision) for r in items]}
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
+        return result
+
+    async def _list_templates(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        cursor = request.params.get("cursor")
+        items, next_cursor = self.resources.template_page(cursor, self.page_size)
+        result: dict[str, Any] = {
+            "resourceTemplates": [render.resource_template(t, conn.revision) for t in items]
+        }
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
+        return result
+
+    async def _read_resource(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        uri = _uri_param(request.params)
+        if blob_key(uri) is not None:
+            found = await read_blob(uri, self.blob_store)
+            if found is None:
+                raise render.resource_not_found(uri, conn.revision)
+            data, mime_type = found
+            item = (
+                Contents(uri, text=data.decode("utf-8"), mime_type=mime_type)
+                if mime.is_text(mime_type)
+                else Contents(uri, blob=data, mime_type=mime_type)
+            )
+            return render.read_result([item], conn.revision)
+        inject = self._inject(conn, request, self._resource_fn(uri))
+        try:
+            items = await self.resources.read(uri, inject=inject, options=self.options)
+        except ResourceNotFound as exc:
+            raise render.resource_not_found(exc.uri, conn.revision) from None
+        return render.read_result(items, conn.revision)
+
+    def _resource_fn(self, uri: str) -> Callable[..., Any] | None:
+        found = self.resources.match(uri)
+        return found[0].fn if found is not None else None
+
+    async def _subscribe(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        uri = _uri_param(request.params)
+        if not self.resources.exists(uri):
+            raise render.resource_not_found(uri, conn.revision)
+        conn.subscriptions.add(uri)
+        return {}
+
+    async def _unsubscribe(self, conn: Connection, request: Request) -> dict[str, Any]:
+        conn.subscriptions.discard(_uri_param(request.params))
+        return {}
+
+    # --- prompts and completion ------------------------------------------------------------
+
+    async def _list_prompts(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        items, next_cursor = self.prompts.page(request.params.get("cursor"), self.page_size)
+        result: dict[str, Any] = {"prompts": [render.prompt(p, conn.revision) for p in items]}
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
+        return result
+
+    async def _get_prompt(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        name = request.params.get("name")
+        if not isinstance(name, str):
+            raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
+        fn = self.prompts[name].fn if name in self.prompts else None
+        got = await self.prompts.get(
+            name,
+            request.params.get("arguments"),
+            inject=self._inject(conn, request, fn),
+            mask_errors=self.mask_errors,
+        )
+        return render.get_prompt_result(got, conn.revision, self.options)
+
+    async def _complete(self, conn: Connection, request: Request) -> dict[str, Any]:
+        assert conn.revision is not None
+        asked = completion.read_request(request.params)
+        if asked.ref_type == "ref/prompt":
+            completer = self.prompts.completer(asked.ref, asked.argument)
+            label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"
+        else:
+            template = next(
+                (t for t in self.resources.templates if t.uri_template == asked.ref), None
+            )
+            if template is None:
+                raise RpcError(INVALID_PARAMS, f"Unknown resource template: {asked.ref}")
+            if asked.argument not in template.variables:
+                raise RpcError(
+                    INVALID_PARAMS,
+                    f"Resource template '{asked.ref}' has no variable '{asked.argument}'",
+                )
+            explicit = self._template_completers.get((asked.ref, asked.argument))
+            completer = completion.completer_for(template.fn, asked.argument, explicit)
+            label = f"completion of '{asked.ref}' variable '{asked.argument}'"
+        found = await completion.complete(completer, asked.value, asked.context, label=label)
+        return render.completion_result(found, conn.revision)
+
+    def _inject(
+        self, conn: Connection, request: Request, fn: Callable[..., Any] | None
+    ) -> dict[str, Any]:
+        """The Context for each Context parameter of `fn` (none when it takes none)."""
+        names = context_params(fn) if fn is not None else ()
+        if not names:
+            return {}
+        ctx = self.context(conn, request)
+        return dict.fromkeys(names, ctx)
+
+
+_CAPABILITY_OF = {
+    "resources/list": "resources",
+    "resources/templates/list": "resources",
+    "resources/read": "resources",
+    "resources/subscribe": "resources",
+    "resources/unsubscribe": "resources",
+    "prompts/list": "prompts",
+    "prompts/get": "prompts",
+    "completion/complete": "completions",
+}
+"""Methods a server answers only while it offers the capability (others: -32601)."""
+
 
 def _check_meta(params: dict[str, Any]) -> None:
     """`_meta` is an object, and a progress token a string or an integer (all revisions)."""
@@ -313,3 +559,10 @@ def _check_meta(params: dict[str, Any]) -> None:
         raise RpcError(
             INVALID_PARAMS, "Invalid params: _meta.progressToken must be a string or an integer"
         )
+
+
+def _uri_param(params: dict[str, Any]) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        raise RpcError(INVALID_PARAMS, "Invalid params: uri must be a string")
+    return uri

@@ -28,7 +28,6 @@ from plainmcp.results import (
     ToolResult,
     error_result,
     has_block,
-    limit_text,
     value_content,
 )
 from plainmcp.schema import (
@@ -255,7 +254,7 @@ def shape(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
             if mismatch is not None:
                 return mismatch
             return CallResult(content=(), structured_json=raw)
-        return CallResult(content=limit_text(value_content(value, options), options.text_limit))
+        return CallResult(content=value_content(value, options))
     except (encoding.EncodeError, encoding.BlockInValue) as exc:
         log.error("tool %r returned a value that cannot be sent: %s", tool.name, exc)
         return error_result(f"Tool '{tool.name}' returned a value that cannot be sent: {exc}")
@@ -272,7 +271,7 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
         if mismatch is not None:
             return mismatch
     return CallResult(
-        content=limit_text(value.content, options.text_limit),
+        content=value.content,
         structured_json=raw,
         is_error=value.is_error,
         meta=value.meta,

@@ -423,7 +423,7 @@ def fetch_calls(site: Site) -> list[Call]:
             "fetch-big",
             "fetch",
             {"url": site.url("/big")},
-            ok(text("x" * 100_000 + "\n[truncated: the page is larger than 100,000 bytes]")),
+            ok(text("x" * 30_000 + "\n[truncated: the page is larger than 30,000 bytes]")),
         ),
         Call(
             "fetch-404",
