@@ -459,3 +459,42 @@ async def test_integers_beyond_64_bits_pass_output_validation() -> None:
     result = await call(make_tool(big))
     assert not result.is_error
     assert result.structured_json == b'{"n":1180591620717411303424,"m":12345678901234567890123}'
+
+
+SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.anyio
+async def test_hand_written_input_schema_is_sent_verbatim_and_checked() -> None:
+    def register(**arguments: Any) -> str:
+        return f"{arguments['name']} lives in {arguments.get('address', {}).get('city', '?')}"
+
+    tool = make_tool(register, name="register", input_schema=SCHEMA_2020_12)
+    assert tool.input_schema == SCHEMA_2020_12
+    ok = await call(tool, {"name": "Ada", "address": {"city": "London"}})
+    assert text_of(ok) == "Ada lives in London"
+    bad = await call(tool, {"name": 7, "address": {"city": 1}, "extra": True})
+    assert text_of(bad) == (
+        "Invalid arguments for tool 'register':\n"
+        "- (arguments): Additional properties are not allowed ('extra' was unexpected)\n"
+        "- address.city: 1 is not of type 'string'\n"
+        "- name: 7 is not of type 'string'"
+    )
+
+
+def test_hand_written_input_schema_needs_an_object_root() -> None:
+    with pytest.raises(ValueError, match='needs "type": "object" at its root'):
+        make_tool(lambda **kw: "x", name="x", input_schema={"type": "array"})
+    with pytest.raises(ValueError, match="invalid input schema"):
+        make_tool(lambda **kw: "x", name="x", input_schema={"type": "object", "required": 3})

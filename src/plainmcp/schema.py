@@ -298,6 +298,9 @@ class InputSpec:
     _names: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     _always: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     _accepted: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _check: Callable[[Any], list[FieldError]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Validate against the advertised schema and construct Python values by parameter name.
@@ -314,6 +317,9 @@ class InputSpec:
                 [FieldError("", f"Arguments should be an object, got {_short_repr(arguments)}")]
             )
         if self._model is None:
+            errors = self._check(dict(arguments)) if self._check is not None else []
+            if errors:
+                raise ArgumentError(errors)
             return dict(arguments)
         # Unknown keys are found here rather than with extra="forbid": pydantic would pass that
         # config down to nested dataclasses and TypedDicts, unlike nested models.
@@ -577,25 +583,25 @@ def _is_unstructured(annotation: Any) -> bool:
     )
 
 
-def schema_output_spec(schema: Mapping[str, Any]) -> OutputSpec:
-    """An output spec for a hand-written schema, kept as given apart from inlined refs.
+def _jsonschema_check(
+    schema: dict[str, Any], what: str
+) -> Callable[[Any], list[FieldError]] | None:
+    """A Draft 2020-12 check of values against `schema`, when `jsonschema` is installed.
 
-    check() validates with `jsonschema` (Draft 2020-12) when it is installed (the `validation`
-    extra). Without it there is no check: pydantic cannot validate arbitrary JSON Schema, and a
+    Without it there is no check: pydantic cannot validate arbitrary JSON Schema, and a
     home-made validator would disagree with clients on the corner cases. Raises ValueError when
-    `jsonschema` is available and says the schema itself is invalid.
+    `jsonschema` says the schema itself is invalid.
     """
-    given = copy.deepcopy(dict(schema))
     try:
         import jsonschema  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        return OutputSpec(schema=inline_refs(given))
+        return None
     validator_cls = jsonschema.Draft202012Validator
     try:
-        validator_cls.check_schema(given)
+        validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        raise ValueError(f"invalid output schema: {exc.message}") from exc
-    validator = validator_cls(given)
+        raise ValueError(f"invalid {what} schema: {exc.message}") from exc
+    validator = validator_cls(schema)
 
     def check(value: Any) -> list[FieldError]:
         return [
@@ -605,4 +611,23 @@ def schema_output_spec(schema: Mapping[str, Any]) -> OutputSpec:
             )
         ]
 
-    return OutputSpec(schema=inline_refs(given), _check=check)
+    return check
+
+
+def schema_output_spec(schema: Mapping[str, Any]) -> OutputSpec:
+    """An output spec for a hand-written schema, kept as given apart from inlined refs.
+
+    check() validates with `jsonschema` (the `validation` extra) when it is installed.
+    """
+    given = copy.deepcopy(dict(schema))
+    return OutputSpec(schema=inline_refs(given), _check=_jsonschema_check(given, "output"))
+
+
+def schema_input_spec(schema: Mapping[str, Any]) -> InputSpec:
+    """An input spec for a hand-written schema, sent VERBATIM (the author chose every keyword,
+    `$ref`s included); arguments are checked with `jsonschema` when it is installed and passed
+    to the function as keyword arguments."""
+    given = copy.deepcopy(dict(schema))
+    if given.get("type") != "object":
+        raise ValueError('an input schema needs "type": "object" at its root')
+    return InputSpec(schema=given, _check=_jsonschema_check(given, "input"))

@@ -142,6 +142,7 @@ class Server:
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
         output_schema: Mapping[str, Any] | None = None,
+        input_schema: Mapping[str, Any] | None = None,
         structured: bool | None = None,
         timeout: float | None = None,
     ) -> Callable[[F], F]: ...

@@ -37,6 +37,7 @@ from plainmcp.schema import (
     OutputSpec,
     input_spec,
     output_spec,
+    schema_input_spec,
     schema_output_spec,
 )
 
@@ -121,6 +122,7 @@ def make_tool(
     icons: Sequence[Icon] | None = None,
     meta: Mapping[str, Any] | None = None,
     output_schema: Mapping[str, Any] | None = None,
+    input_schema: Mapping[str, Any] | None = None,
     structured: bool | None = None,
     timeout: float | None = None,
 ) -> Tool:
@@ -132,7 +134,11 @@ def make_tool(
     if timeout is not None and timeout <= 0:
         raise ValueError(f"tool {name!r}: timeout must be positive, not {timeout!r}")
     hidden = context_params(fn)
-    spec = input_spec(fn, param_docs=doc.params, hidden=hidden)
+    spec = (
+        schema_input_spec(input_schema)
+        if input_schema is not None
+        else input_spec(fn, param_docs=doc.params, hidden=hidden)
+    )
     output: OutputSpec | None = None
     if output_schema is not None:
         if structured is False:
