@@ -95,19 +95,24 @@ class Server:
         """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
         self._tool_slots: anyio.CapacityLimiter | None = None
         self.client_request_timeout = client_request_timeout
+        """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
         self.payload_limits = payload_limits or PayloadLimits()
         """What one tool result may carry inline (docs/results.md, "Payload guards")."""
-        self.blob_store: BlobStore = blob_store or MemoryStore()
+        # Not `blob_store or ...`: a MemoryStore has __len__, so an empty one is falsy.
+        self.blob_store: BlobStore = blob_store if blob_store is not None else MemoryStore()
         """Where offloaded payloads wait to be read back through resources/read."""
-        """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self._features: weakref.WeakKeyDictionary[Connection, frozenset[str]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """What each session was offered at initialize; that holds for the whole session."""
         self.resources = Resources(
-            on_change=lambda: self._broadcast("notifications/resources/list_changed")
+            on_change=lambda: self._broadcast("notifications/resources/list_changed", "resources")
         )
         self.prompts = Prompts(
-            on_change=lambda: self._broadcast("notifications/prompts/list_changed")
+            on_change=lambda: self._broadcast("notifications/prompts/list_changed", "prompts")
         )
         self._template_completers: dict[tuple[str, str], Completer] = {}
         self._methods: dict[str, Handler] = {
@@ -242,11 +247,12 @@ class Server:
 
     def _tools_changed(self) -> None:
         self._tool_pages.clear()
-        self._broadcast("notifications/tools/list_changed")
+        self._broadcast("notifications/tools/list_changed", "tools")
 
-    def _broadcast(self, method: str) -> None:
+    def _broadcast(self, method: str, feature: str) -> None:
+        """Send `method` to every session that was offered `feature` (and so its listChanged)."""
         for conn in list(self._connections):
-            if conn.revision is not None:
+            if conn.revision is not None and feature in self._features.get(conn, ()):
                 conn.post(jsonrpc.notification_message(method))
 
     # --- running ---------------------------------------------------------------------------
@@ -279,8 +285,7 @@ class Server:
                     f"Server not initialized: send initialize before {request.method}",
                 )
             needed = _CAPABILITY_OF.get(request.method)
-            rev = conn.revision
-            if needed is not None and rev is not None and needed not in self.capabilities(rev):
+            if needed is not None and needed not in self._features.get(conn, ()):
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             _check_meta(request.params)
             result = await handler(conn, request)
@@ -308,9 +313,15 @@ class Server:
         conn.revision = rev
         conn.client_capabilities = capabilities
         conn.client_info = client_info
+        offered = self.capabilities(rev)
+        features = set(offered)
+        if not rev.completions_capability and (len(self.prompts) or self.resources.templates):
+            # 2024-11-05 has completion/complete but no capability to announce it.
+            features.add("completions")
+        self._features[conn] = frozenset(features)
         result: dict[str, Any] = {
             "protocolVersion": rev.version,
-            "capabilities": self.capabilities(rev),
+            "capabilities": offered,
             "serverInfo": self.server_info(rev),
         }
         if self.instructions:
@@ -545,7 +556,11 @@ _CAPABILITY_OF = {
     "prompts/get": "prompts",
     "completion/complete": "completions",
 }
-"""Methods a server answers only while it offers the capability (others: -32601)."""
+"""Methods a session is answered only when initialize offered it the capability (else -32601).
+
+What initialize offered holds for the whole session: a prompts/list after the last prompt is
+removed is an empty list, and a prompt added later does not open prompts/* to a session that was
+not offered them (its client never asked and was never told)."""
 
 
 def _check_meta(params: dict[str, Any]) -> None:
