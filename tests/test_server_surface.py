@@ -1079,3 +1079,89 @@ async def test_a_broken_request_does_not_stop_the_session() -> None:
         assert await s.result("completion/complete", prompt_ref("greet", "style", "")) == values(
             "formal", "casual"
         )
+
+
+# --- docs/server.md ----------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "server.md"
+
+
+def docs_app() -> tuple[Server, dict[str, Any]]:
+    """Run every python block of docs/server.md in order, in one namespace."""
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    namespace: dict[str, Any] = {"__name__": "server_md"}  # not "__main__": app.run() stays off
+    for block in blocks:
+        exec(compile(block, str(DOCS), "exec"), namespace)
+    app = namespace["app"]
+    assert isinstance(app, Server)
+    return app, namespace
+
+
+async def test_the_snippets_of_docs_server_md_run_as_documented(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "notes.txt").write_text("public notes", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("secret", encoding="utf-8")
+    os.symlink(tmp_path / "secret.txt", public / "link.txt")
+    monkeypatch.chdir(tmp_path)  # PUBLIC is relative, as in the docs
+    app, namespace = docs_app()
+    await namespace["check"]()
+    async with Session(app) as s:
+        caps = (await s.initialize("2025-06-18"))["capabilities"]
+        assert set(caps) == {"logging", "tools", "resources", "prompts", "completions"}
+
+        async def read(uri: str) -> dict[str, Any]:
+            return await s.request("resources/read", {"uri": uri})
+
+        assert (await read("files://notes.txt"))["result"]["contents"] == [
+            {"uri": "files://notes.txt", "mimeType": "text/plain", "text": "public notes"}
+        ]
+        assert error_of(await read("files://..%2Fsecret.txt"))["code"] == -32002
+        assert error_of(await read("files://link.txt")) == {
+            "code": -32602,
+            "message": "path 'link.txt' is outside the served directory",
+        }
+        assert error_of(await read("files://missing.txt"))["code"] == -32002
+        assert error_of(await read("notes://nope")) == {
+            "code": -32602,
+            "message": "no note 'nope'",
+        }
+        assert (await read("app://status"))["result"]["contents"][0]["text"] == (
+            '{"ok":true,"notes":2}'
+        )
+        assert (await read("shout://todo"))["result"]["contents"][0]["text"] == ("WRITE THE DOCS.")
+        assert (await read("app://sample.bin"))["result"]["contents"][0]["blob"] == (
+            base64.b64encode(bytes(range(16))).decode()
+        )
+
+        bad = await s.request("prompts/get", {"name": "review", "arguments": {"language": "go"}})
+        assert error_of(bad)["message"] == (
+            "Invalid arguments for prompt 'review':\n- code: required argument missing\n"
+            "- language: expected one of 'python', 'rust', got 'go'"
+        )
+        assert await s.result("completion/complete", prompt_ref("review", "language", "R")) == (
+            values("rust")
+        )
+        assert await s.result("completion/complete", prompt_ref("summarize", "name", "t")) == (
+            values("todo")
+        )
+        shout = template_ref("shout://{name}", "name", "i")
+        assert await s.result("completion/complete", shout) == values("ideas")
+
+        assert await s.result("resources/subscribe", {"uri": "notes://ideas"}) == {}
+        edited = await s.call("edit_note", {"name": "ideas", "text": "More tea."})
+        assert edited["content"] == [{"type": "text", "text": "saved"}]
+        await s.wait_for(lambda m: m.get("method") == "notifications/resources/updated")
+        assert updated(s) == ["notes://ideas"]
+
+        await s.result("logging/setLevel", {"level": "info"})
+        found = await s.call("search", {"query": "i"})
+        assert found["structuredContent"] == {"result": ["ideas"]}
+        assert [m["params"] for m in s.notifications("notifications/message")] == [
+            {"level": "info", "data": "searching for 'i'"}
+        ]
+        assert (await s.call("search", {"query": ""}))["isError"] is True
+        assert (await s.call("add", {"a": 2, "b": 3}))["structuredContent"] == {"result": 5}
