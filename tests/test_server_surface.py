@@ -821,6 +821,26 @@ async def test_a_completer_sees_the_other_arguments() -> None:
         }
 
 
+async def test_a_template_registered_again_does_not_keep_the_old_completer() -> None:
+    # Regression: explicit template completers were keyed by the URI template string.
+    app = Server("again")
+    uri = "w://{city}"
+    app.add_resource(lambda city: city, uri, name="w", complete={"city": lambda v, a: ["Old"]})
+    app.resources.remove(uri)
+    app.add_resource(lambda city: city, uri, name="w")
+    async with Session(app) as s:
+        await s.initialize()
+        assert await s.result("completion/complete", template_ref(uri, "city", "")) == values()
+        s.conn.close()  # as a transport does when its client leaves
+    app.resources.remove(uri)
+    app.add_resource(lambda city: city, uri, name="w", complete={"city": lambda v, a: ["New"]})
+    async with Session(app) as s:
+        await s.initialize()
+        assert await s.result("completion/complete", template_ref(uri, "city", "")) == (
+            values("New")
+        )
+
+
 @pytest.mark.parametrize(
     ("params", "message"),
     [

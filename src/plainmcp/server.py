@@ -114,7 +114,9 @@ class Server:
         self.prompts = Prompts(
             on_change=lambda: self._broadcast("notifications/prompts/list_changed", "prompts")
         )
-        self._template_completers: dict[tuple[str, str], Completer] = {}
+        self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
+        """Explicit completers by (template, variable); keyed by the template object, not its
+        URI, so that a template removed and registered again does not keep the old ones."""
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "ping": self._ping,
@@ -207,7 +209,7 @@ class Server:
         for variable, completer in (complete or {}).items():
             if not isinstance(added, ResourceTemplate) or variable not in added.variables:
                 raise ValueError(f"{uri!r} has no template variable {variable!r} to complete")
-            self._template_completers[(uri, variable)] = completer
+            self._template_completers[(added, variable)] = completer
         return added
 
     @overload
@@ -529,7 +531,7 @@ class Server:
                     INVALID_PARAMS,
                     f"Resource template '{asked.ref}' has no variable '{asked.argument}'",
                 )
-            explicit = self._template_completers.get((asked.ref, asked.argument))
+            explicit = self._template_completers.get((template, asked.argument))
             completer = completion.completer_for(template.fn, asked.argument, explicit)
             label = f"completion of '{asked.ref}' variable '{asked.argument}'"
         found = await completion.complete(completer, asked.value, asked.context, label=label)
