@@ -277,7 +277,13 @@ ENUMS = {
 
 @app.tool
 async def test_elicitation_sep1330_enums(ctx: Context) -> str:
-    """Tests elicitation with the five enum schema shapes of SEP-1330."""
+    """Tests elicitation with the five enum schema shapes of SEP-1330 (2025-11-25 and later)."""
+    if ctx.revision < "2025-11-25":
+        # Multi-select (array) fields are not in the earlier elicitation schemas.
+        raise ToolError(
+            "test_elicitation_sep1330_enums needs protocol revision 2025-11-25 or later"
+            f" (multi-select and titled enums); this session speaks {ctx.revision}"
+        )
     answer = await _elicit(ctx, "Please select options from the enum fields", ENUMS)
     return "Elicitation completed: " + answer
 

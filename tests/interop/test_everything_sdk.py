@@ -6,12 +6,14 @@ drives it, but every output is compared exactly (the suite's own checks are weak
 and log notifications, and the server's elicitation and sampling requests answered by the SDK's
 callbacks. A second server process (the fixture plus one tool, with a short client-request
 timeout) covers resource-updated notifications, an elicitation nobody answers and a client
-without the sampling capability.
+without the sampling capability. Last, the same surface in-process once per handshake revision,
+with every message the server writes validated against that revision's official schema.
 """
 
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import sys
 import textwrap
@@ -36,6 +38,7 @@ from mcp.types import (
     TextContent,
 )
 
+from tests.conftest import HANDSHAKE_REVISIONS, Session
 from tests.interop.conftest import ROOT, check_png, check_wav
 
 pytestmark = [
@@ -875,3 +878,149 @@ async def test_updates_timeout_and_missing_capability(harness: Path) -> None:
             " sampling/createMessage cannot be sent to it",
             is_error=True,
         )
+
+
+# --- every message valid for every handshake revision (in-process, schema-checked) -------------
+
+
+def _load_everything() -> Any:
+    spec = importlib.util.spec_from_file_location("plainmcp_everything_server", EVERYTHING)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ANSWERS = {
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": SAMPLED_TEXT},
+        "model": "test-model",
+        "stopReason": "endTurn",
+    },
+    "elicitation/create": {"action": "accept", "content": USER},
+}
+
+
+async def _call_answering(s: Session, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """tools/call with a progress token, answering the server's sampling/elicitation requests."""
+    since = len(s.messages)
+    params = {"name": name, "arguments": arguments, "_meta": {"progressToken": f"{name}-1"}}
+    call_id = await s.start("tools/call", params)
+
+    def wanted(m: Any) -> bool:
+        if not isinstance(m, dict):
+            return False
+        return (m.get("method") in ANSWERS and "id" in m) or (
+            "method" not in m and m.get("id") == call_id
+        )
+
+    while True:
+        found = await s.wait_for(wanted, since=since)
+        since = next(i for i in range(since, len(s.messages)) if s.messages[i] is found) + 1
+        if "method" not in found:
+            assert "result" in found, found
+            result: dict[str, Any] = found["result"]
+            return result
+        await s.send({"jsonrpc": "2.0", "id": found["id"], "result": ANSWERS[found["method"]]})
+
+
+@pytest.mark.parametrize("version", HANDSHAKE_REVISIONS)
+async def test_every_message_is_valid_at_each_revision(version: str) -> None:
+    """The whole fixture surface once per handshake revision; the Session validates every
+    message the server writes against that revision's official schema."""
+    app = _load_everything().app
+    async with Session(app) as s:
+        await s.initialize(version, capabilities={"sampling": {}, "elicitation": {}})
+        await s.result("logging/setLevel", {"level": "debug"})
+        tools = (await s.result("tools/list"))["tools"]
+        assert [t["name"] for t in tools] == TOOL_NAMES
+        assert all(t["description"] for t in tools)
+        assert tools[-1]["inputSchema"] == JSON_SCHEMA_2020_12
+
+        results = {}
+        for name in TOOL_NAMES:
+            arguments = {
+                "test_sampling": {"prompt": "Test prompt for sampling"},
+                "test_elicitation": {"message": "Please provide your information"},
+                "json_schema_2020_12_tool": {"name": "Ada"},
+            }.get(name, {})
+            results[name] = await _call_answering(s, name, arguments)
+
+        def first_text(name: str) -> str:
+            text: str = results[name]["content"][0]["text"]
+            return text
+
+        assert first_text("test_simple_text") == "This is a simple text response for testing."
+        assert first_text("test_tool_with_logging") == "Tool with logging executed successfully"
+        assert first_text("test_tool_with_progress") == "test_tool_with_progress-1"
+        assert first_text("test_sampling") == f"LLM response: {SAMPLED_TEXT}"
+        assert results["test_error_handling"]["isError"] is True
+        # 2024-11-05 has no audio block: the WAV is an embedded blob (the documented fallback).
+        audio = results["test_audio_content"]["content"][0]
+        assert audio["type"] == ("resource" if version == "2024-11-05" else "audio")
+        # Elicitation arrived in 2025-06-18; before it, the tools say why they cannot ask.
+        for name, prefix in (
+            ("test_elicitation", "User response"),
+            ("test_elicitation_sep1034_defaults", "Elicitation completed"),
+            ("test_elicitation_sep1330_enums", "Elicitation completed"),
+        ):
+            if version < "2025-11-25" and name == "test_elicitation_sep1330_enums":
+                assert results[name] == text_result(
+                    "test_elicitation_sep1330_enums needs protocol revision 2025-11-25 or later"
+                    f" (multi-select and titled enums); this session speaks {version}",
+                    is_error=True,
+                )
+            elif version < "2025-06-18":
+                assert results[name] == text_result(
+                    f"Elicitation failed: protocol revision {version} has no elicitation",
+                    is_error=True,
+                )
+            else:
+                content = '{"username":"testuser","email":"test@example.com"}'
+                assert results[name] == text_result(f"{prefix}: action=accept, content={content}")
+        assert [m["params"]["data"] for m in s.notifications("notifications/message")] == [
+            log["data"] for log in LOGS
+        ]
+        assert [
+            (m["params"]["progressToken"], m["params"]["progress"])
+            for m in s.notifications("notifications/progress")
+        ] == [("test_tool_with_progress-1", p) for p in (0, 50, 100)]
+
+        assert len((await s.result("resources/list"))["resources"]) == 3
+        assert len((await s.result("resources/templates/list"))["resourceTemplates"]) == 1
+        for uri in (
+            "test://static-text",
+            "test://static-binary",
+            "test://template/123/data",
+            "test://watched-resource",
+        ):
+            [item] = (await s.result("resources/read", {"uri": uri}))["contents"]
+            assert item["uri"] == uri
+        assert await s.result("resources/subscribe", {"uri": "test://watched-resource"}) == {}
+        assert await s.result("resources/unsubscribe", {"uri": "test://watched-resource"}) == {}
+
+        prompts = (await s.result("prompts/list"))["prompts"]
+        assert [p["name"] for p in prompts] == PROMPT_NAMES
+        assert all(p["description"] for p in prompts)
+        for name, arguments in (
+            ("test_simple_prompt", {}),
+            ("test_prompt_with_arguments", {"arg1": "testValue1", "arg2": "testValue2"}),
+            ("test_prompt_with_embedded_resource", {"resourceUri": "test://example-resource"}),
+            ("test_prompt_with_image", {}),
+        ):
+            got = await s.result("prompts/get", {"name": name, "arguments": arguments})
+            assert got["messages"], name
+
+        # 2024-11-05 has completion/complete but no capability to announce it: it is served.
+        done = await s.result(
+            "completion/complete",
+            {
+                "ref": {"type": "ref/prompt", "name": "test_prompt_with_arguments"},
+                "argument": {"name": "arg1", "value": "test"},
+            },
+        )
+        assert done["completion"]["values"] == ["testValue1", "testValue2"]
+        await s.request("ping")
+    s.check()
