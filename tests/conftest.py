@@ -135,6 +135,7 @@ class Session:
 
     async def __aexit__(self, *exc_info: Any) -> None:
         assert self._tasks is not None
+        self.conn.close()
         self._tasks.cancel_scope.cancel()
         await self._tasks.__aexit__(*exc_info)
         if exc_info[0] is None:

@@ -9,6 +9,7 @@ import anyio
 import pytest
 
 from plainmcp import Icon, Server
+from plainmcp.wire import jsonrpc
 from tests.conftest import HANDSHAKE_REVISIONS, Session
 
 pytestmark = pytest.mark.anyio
@@ -210,14 +211,29 @@ async def test_identifiable_envelope_errors(version: str) -> None:
         assert await s.quiet(0.05) == []
 
 
-async def test_oversized_message_is_refused() -> None:
+@pytest.mark.parametrize("version", HANDSHAKE_REVISIONS)
+async def test_oversized_message_is_refused_with_its_id(version: str) -> None:
     app = make_server(max_message_bytes=1000)
-    async with Session(app) as s:
-        await s.initialize("2025-11-25")
+    async with Session(app, revision_hint=version) as s:
+        await s.initialize(version)
         await s.send({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "a" * 2000}})
         reply = await s.next_message()
-        assert reply["error"]["code"] == -32600
+        assert reply == {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: message exceeds the limit of 1000 bytes",
+            },
+        }
         assert (await s.request("ping"))["result"] == {}
+
+
+def test_sniff_id_reads_only_a_leading_id() -> None:
+    assert jsonrpc.sniff_id(b'{"jsonrpc":"2.0","id":7,"method":"x","params":{}}') == 7
+    assert jsonrpc.sniff_id(b'{"jsonrpc": "2.0", "method": "a/b", "id": "q-1", "params": ') == "q-1"
+    assert jsonrpc.sniff_id(b'{"params":{"id":3},"id":4}') is None  # not before the params
+    assert jsonrpc.sniff_id(b"garbage") is None
 
 
 async def test_responses_from_the_client_are_ignored() -> None:

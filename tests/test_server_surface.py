@@ -831,7 +831,6 @@ async def test_a_template_registered_again_does_not_keep_the_old_completer() -> 
     async with Session(app) as s:
         await s.initialize()
         assert await s.result("completion/complete", template_ref(uri, "city", "")) == values()
-        s.conn.close()  # as a transport does when its client leaves
     app.resources.remove(uri)
     app.add_resource(lambda city: city, uri, name="w", complete={"city": lambda v, a: ["New"]})
     async with Session(app) as s:

@@ -53,6 +53,8 @@ class Connection:
         self.initialized = False
         self._running: dict[RequestId, anyio.CancelScope] = {}
         self._active = 0
+        self.features: frozenset[str] = frozenset()
+        """What initialize offered this session (capability names); it holds for the session."""
         self.subscriptions: set[str] = set()
         """Resource URIs this client subscribed to (resources/subscribe)."""
         self.log_level: str | None = None
@@ -90,7 +92,7 @@ class Connection:
         assert self._tasks is not None, "bind() first"
         if len(data) > self.server.max_message_bytes:
             await self._reply_error(
-                None,
+                jsonrpc.sniff_id(data),
                 RpcError(
                     INVALID_REQUEST,
                     "Invalid Request: message exceeds the limit of"

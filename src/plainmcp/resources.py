@@ -156,6 +156,11 @@ def _check_uri(uri: str, what: str = "uri") -> None:
         raise ValueError(f"{what} {uri!r} contains whitespace or control characters")
 
 
+def template_variables(uri: str) -> tuple[str, ...]:
+    """The variable names of a URI template (empty for a plain URI); ValueError if malformed."""
+    return _parse_template(uri)[0]
+
+
 def _parse_template(template: str) -> tuple[tuple[str, ...], re.Pattern[str]]:
     """Variable names and the matching regex of a level-1 template; ValueError otherwise."""
     names: list[str] = []

@@ -28,6 +28,7 @@ from plainmcp.resources import (
     ResourceNotFound,
     Resources,
     ResourceTemplate,
+    template_variables,
 )
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, call_tool, make_tool
@@ -104,10 +105,6 @@ class Server:
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
-        self._features: weakref.WeakKeyDictionary[Connection, frozenset[str]] = (
-            weakref.WeakKeyDictionary()
-        )
-        """What each session was offered at initialize; that holds for the whole session."""
         self.resources = Resources(
             on_change=lambda: self._broadcast("notifications/resources/list_changed", "resources")
         )
@@ -205,11 +202,14 @@ class Server:
         **settings: Any,
     ) -> Resource | ResourceTemplate:
         """Register a function or a static value (str, bytes, File) at `uri`."""
-        added = self.resources.add(target, uri, **settings)
-        for variable, completer in (complete or {}).items():
-            if not isinstance(added, ResourceTemplate) or variable not in added.variables:
+        variables = set(template_variables(uri)) if complete else set()
+        for variable in complete or {}:
+            if variable not in variables:
                 raise ValueError(f"{uri!r} has no template variable {variable!r} to complete")
-            self._template_completers[(added, variable)] = completer
+        added = self.resources.add(target, uri, **settings)
+        if isinstance(added, ResourceTemplate):
+            for variable, completer in (complete or {}).items():
+                self._template_completers[(added, variable)] = completer
         return added
 
     @overload
@@ -254,7 +254,7 @@ class Server:
     def _broadcast(self, method: str, feature: str) -> None:
         """Send `method` to every session that was offered `feature` (and so its listChanged)."""
         for conn in list(self._connections):
-            if conn.revision is not None and feature in self._features.get(conn, ()):
+            if conn.revision is not None and feature in conn.features:
                 conn.post(jsonrpc.notification_message(method))
 
     # --- running ---------------------------------------------------------------------------
@@ -287,7 +287,7 @@ class Server:
                     f"Server not initialized: send initialize before {request.method}",
                 )
             needed = _CAPABILITY_OF.get(request.method)
-            if needed is not None and needed not in self._features.get(conn, ()):
+            if needed is not None and needed not in conn.features:
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             _check_meta(request.params)
             result = await handler(conn, request)
@@ -320,7 +320,7 @@ class Server:
         if not rev.completions_capability and (len(self.prompts) or self.resources.templates):
             # 2024-11-05 has completion/complete but no capability to announce it.
             features.add("completions")
-        self._features[conn] = frozenset(features)
+        conn.features = frozenset(features)
         result: dict[str, Any] = {
             "protocolVersion": rev.version,
             "capabilities": offered,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,21 @@ def parse(data: bytes | str) -> Message | list[Message]:
             return Invalid(None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"))
         return [parse_message(item) for item in obj]
     return parse_message(obj)
+
+
+_ID_NEAR_START = re.compile(
+    rb'^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?\d+|"[^"\\]*")'
+)
+
+
+def sniff_id(data: bytes) -> RequestId | None:
+    """The id of a message too large to parse, when it stands before any other member but
+    `jsonrpc` and `method` (as clients write it), so the refusal can still be answered."""
+    match = _ID_NEAR_START.match(data[:512])
+    if match is None:
+        return None
+    raw = match.group(1)
+    return orjson.loads(raw)  # type: ignore[no-any-return]
 
 
 def result_message(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
