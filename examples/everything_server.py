@@ -20,9 +20,17 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
-from plainmcp import Audio, Context, EmbeddedResource, Image, Message, Server, ToolError
-from plainmcp.context import ClientCapabilityError
-from plainmcp.wire.jsonrpc import RpcError
+from plainmcp import (
+    Audio,
+    ClientCapabilityError,
+    ClientRequestError,
+    Context,
+    EmbeddedResource,
+    Image,
+    Message,
+    Server,
+    ToolError,
+)
 
 app = Server(
     "plainmcp-everything",
@@ -162,7 +170,7 @@ async def _elicit(ctx: Context, message: str, schema: Mapping[str, Any]) -> str:
     """Ask the client; the answer as "action=<action>, content=<JSON>"."""
     try:
         answer = await ctx.elicit(message, schema)
-    except (ClientCapabilityError, TimeoutError, RpcError) as exc:
+    except (ClientCapabilityError, ClientRequestError, TimeoutError) as exc:
         raise ToolError(f"Elicitation failed: {exc}") from None
     return f"action={answer.action}, content={_compact(answer.content or {})}"
 
@@ -176,7 +184,7 @@ async def test_sampling(prompt: str, ctx: Context) -> str:
     """
     try:
         answer = await ctx.sample(prompt, max_tokens=100)
-    except (ClientCapabilityError, TimeoutError, RpcError) as exc:
+    except (ClientCapabilityError, ClientRequestError, TimeoutError) as exc:
         raise ToolError(f"Sampling failed: {exc}") from None
     if answer.text is None:
         kind = answer.content.get("type") if isinstance(answer.content, dict) else None

@@ -255,7 +255,8 @@ async def test_an_error_answer_reaches_the_tool() -> None:
             {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -1, "message": "no UI"}}
         )
         assert (
-            text((await s.response(call_id))["result"]) == "Tool 'ask_name' failed: RpcError: no UI"
+            text((await s.response(call_id))["result"])
+            == "Tool 'ask_name' failed: ClientRequestError: no UI"
         )
 
 
@@ -383,3 +384,29 @@ async def test_a_sync_tool_can_see_cancellation() -> None:
         await s.notify("notifications/cancelled", {"requestId": call_id, "reason": "user"})
         assert await anyio.to_thread.run_sync(stop_seen.wait, 5)
         assert not [m for m in await s.quiet(0.2) if isinstance(m, dict) and m.get("id") == call_id]
+
+
+async def test_multi_select_elicitation_needs_2025_11_25() -> None:
+    app = Server("multi")
+
+    @app.tool
+    async def pick(ctx: Context) -> str:
+        schema = {
+            "type": "object",
+            "properties": {"tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}}},
+        }
+        answer = await ctx.elicit("Pick tags", schema)
+        return answer.action
+
+    async with Session(app, revision_hint="2025-06-18") as s:
+        await s.initialize("2025-06-18", capabilities={"elicitation": {}})
+        assert text(await s.call("pick")) == (
+            "Tool 'pick' failed: ClientCapabilityError: protocol revision 2025-06-18 has no"
+            " multi-select (array) elicitation fields"
+        )
+        assert s.notifications("elicitation/create") == []
+    async with Session(app) as s:
+        await s.initialize("2025-11-25", capabilities={"elicitation": {}})
+        call_id = await s.start("tools/call", {"name": "pick"})
+        await answer_next_request(s, "elicitation/create", {"action": "cancel"})
+        assert text((await s.response(call_id))["result"]) == "cancel"

@@ -13,7 +13,14 @@ from plainmcp.content import (
     ResourceLink,
     Text,
 )
-from plainmcp.context import Context
+from plainmcp.context import (
+    ClientCapabilityError,
+    ClientRequestError,
+    Context,
+    ElicitResult,
+    Root,
+    SampleResult,
+)
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Message, PromptError, PromptResult
 from plainmcp.resources import Contents, ResourceError, safe_join
@@ -27,10 +34,13 @@ __all__ = [
     "BlobStore",
     "CallToolResult",
     "Client",
+    "ClientCapabilityError",
+    "ClientRequestError",
     "ContentBlock",
     "ContentError",
     "Contents",
     "Context",
+    "ElicitResult",
     "EmbeddedResource",
     "File",
     "Icon",
@@ -44,6 +54,8 @@ __all__ = [
     "ResourceError",
     "ResourceLink",
     "ResultOptions",
+    "Root",
+    "SampleResult",
     "Server",
     "StoredBlob",
     "Text",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 
 from plainmcp.wire import render
-from plainmcp.wire.jsonrpc import RequestId
+from plainmcp.wire.jsonrpc import RequestId, RpcError
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
@@ -26,7 +26,18 @@ LOG_LEVELS: tuple[str, ...] = typing.get_args(LogLevel)
 
 
 class ClientCapabilityError(RuntimeError):
-    """The client did not declare the capability a request to it needs."""
+    """The client did not declare the capability a request to it needs (or its protocol
+    revision cannot carry the request)."""
+
+
+class ClientRequestError(RuntimeError):
+    """The client answered an elicitation, sampling or roots request with an error."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +169,12 @@ class Context:
             )
 
     async def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        return await self._conn.ask(
-            method, params, timeout=self._client_timeout, related_to=self.request_id
-        )
+        try:
+            return await self._conn.ask(
+                method, params, timeout=self._client_timeout, related_to=self.request_id
+            )
+        except RpcError as exc:
+            raise ClientRequestError(exc.code, exc.message, exc.data) from None
 
     async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
         """Ask the user for input through the client: a message and a flat JSON object schema."""
@@ -169,6 +183,13 @@ class Context:
         if rev is None or "elicitation/create" not in rev.client_requests:
             raise ClientCapabilityError(
                 f"protocol revision {rev.version if rev else '?'} has no elicitation"
+            )
+        if not rev.elicitation_multi_select and any(
+            isinstance(p, Mapping) and p.get("type") == "array"
+            for p in (schema.get("properties") or {}).values()
+        ):
+            raise ClientCapabilityError(
+                f"protocol revision {rev.version} has no multi-select (array) elicitation fields"
             )
         result = await self._ask(
             "elicitation/create", {"message": message, "requestedSchema": dict(schema)}

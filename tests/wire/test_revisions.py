@@ -102,6 +102,10 @@ def test_client_requests(method: str, revisions: tuple[str, ...]) -> None:
     assert having(lambda r: method in r.client_requests) == list(revisions)
 
 
+def test_elicitation_multi_select_from_2025_11_25() -> None:
+    assert having(lambda r: r.elicitation_multi_select) == list(ALL[3:])
+
+
 @pytest.mark.parametrize(
     ("kind", "since"),
     [

@@ -24,6 +24,8 @@ class Revision:
     progress_message: bool
     """`message` in notifications/progress."""
     client_requests: frozenset[str]
+    elicitation_multi_select: bool
+    """Array (multi-select) fields in an elicitation's requestedSchema (2025-11-25+)."""
     """Requests a server may send to the client (2026-07-28 has none: input-required results)."""
     """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
     require an id (string or integer) on every response, so such errors cannot be sent there."""
@@ -64,6 +66,7 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=False,
             progress_message=False,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
+            elicitation_multi_select=False,
             content_types=_BASE_CONTENT,
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -85,6 +88,7 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=False,
             progress_message=True,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
+            elicitation_multi_select=False,
             content_types=_BASE_CONTENT | {"audio"},
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -108,6 +112,7 @@ REVISIONS: dict[str, Revision] = {
             client_requests=frozenset(
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
+            elicitation_multi_select=False,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -131,6 +136,7 @@ REVISIONS: dict[str, Revision] = {
             client_requests=frozenset(
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
+            elicitation_multi_select=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -154,6 +160,7 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=True,
             progress_message=True,
             client_requests=frozenset(),
+            elicitation_multi_select=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
