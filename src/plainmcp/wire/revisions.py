@@ -229,6 +229,10 @@ def compatibility_markdown() -> str:
             "server→client `elicitation/create`",
             [_mark("elicitation/create" in r.client_requests) for r in revs],
         ),
+        (
+            "multi-select (array) elicitation fields",
+            [_mark(r.elicitation_multi_select) for r in revs],
+        ),
     ]
     rows += [
         (f"content `{kind}`", [_mark(kind in r.content_types) for r in revs])
