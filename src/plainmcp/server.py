@@ -376,10 +376,7 @@ class Server:
         assert conn.revision is not None
         cursor = request.params.get("cursor")
         tools, next_cursor = page(self._tool_list(conn.revision), cursor, self.page_size)
-        result: dict[str, Any] = {"tools": list(tools)}
-        if next_cursor is not None:
-            result["nextCursor"] = next_cursor
-        return result
+        return render.listing("tools", list(tools), next_cursor)
 
     async def _call_tool(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
@@ -437,21 +434,15 @@ class Server:
     async def _list_resources(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
         items, next_cursor = self.resources.page(request.params.get("cursor"), self.page_size)
-        result: dict[str, Any] = {"resources": [render.resource(r, conn.revision) for r in items]}
-        if next_cursor is not None:
-            result["nextCursor"] = next_cursor
-        return result
+        rendered = [render.resource(r, conn.revision) for r in items]
+        return render.listing("resources", rendered, next_cursor)
 
     async def _list_templates(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
         cursor = request.params.get("cursor")
         items, next_cursor = self.resources.template_page(cursor, self.page_size)
-        result: dict[str, Any] = {
-            "resourceTemplates": [render.resource_template(t, conn.revision) for t in items]
-        }
-        if next_cursor is not None:
-            result["nextCursor"] = next_cursor
-        return result
+        rendered = [render.resource_template(t, conn.revision) for t in items]
+        return render.listing("resourceTemplates", rendered, next_cursor)
 
     async def _read_resource(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
@@ -495,10 +486,8 @@ class Server:
     async def _list_prompts(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None
         items, next_cursor = self.prompts.page(request.params.get("cursor"), self.page_size)
-        result: dict[str, Any] = {"prompts": [render.prompt(p, conn.revision) for p in items]}
-        if next_cursor is not None:
-            result["nextCursor"] = next_cursor
-        return result
+        rendered = [render.prompt(p, conn.revision) for p in items]
+        return render.listing("prompts", rendered, next_cursor)
 
     async def _get_prompt(self, conn: Connection, request: Request) -> dict[str, Any]:
         assert conn.revision is not None

@@ -242,6 +242,14 @@ def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
     return out
 
 
+def listing(key: str, items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    """One page of a list method's result (tools, resources, templates, prompts)."""
+    result: dict[str, Any] = {key: items}
+    if next_cursor is not None:
+        result["nextCursor"] = next_cursor
+    return result
+
+
 def progress(
     rev: Revision,
     token: str | int,
