@@ -19,7 +19,7 @@ from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import RequestId, RpcError
 
 if TYPE_CHECKING:
-    from plainmcp.connection import Connection
+    from plainmcp.exchange import Exchange
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 LOG_LEVELS: tuple[str, ...] = typing.get_args(LogLevel)
@@ -76,36 +76,28 @@ class Root:
 class Context:
     """The request a function is serving, and what it may do while serving it."""
 
-    def __init__(
-        self,
-        connection: Connection,
-        request_id: RequestId,
-        meta: Mapping[str, Any] | None = None,
-        *,
-        client_timeout: float = 120.0,
-    ) -> None:
-        self._conn = connection
-        self.request_id = request_id
-        self.meta: Mapping[str, Any] = meta or {}
+    def __init__(self, exchange: Exchange, *, client_timeout: float = 120.0) -> None:
+        self._ex = exchange
+        self.request_id: RequestId = exchange.request.id
+        self.meta: Mapping[str, Any] = exchange.meta
         self.progress_token: str | int | None = self.meta.get("progressToken")
         self._client_timeout = client_timeout
         self._last_progress = -math.inf
-        self._scope = connection.cancel_scope(request_id)
+        self._scope = exchange.conn.cancel_scope(self.request_id)
 
     # --- what the request is --------------------------------------------------------------
 
     @property
     def revision(self) -> str:
-        rev = self._conn.revision
-        return rev.version if rev is not None else ""
+        return self._ex.revision.version
 
     @property
     def client_info(self) -> Mapping[str, Any]:
-        return self._conn.client_info
+        return self._ex.client_info
 
     @property
     def client_capabilities(self) -> Mapping[str, Any]:
-        return self._conn.client_capabilities
+        return self._ex.client_capabilities
 
     @property
     def cancelled(self) -> bool:
@@ -130,22 +122,22 @@ class Context:
         if self.progress_token is None or progress <= self._last_progress:
             return
         self._last_progress = progress
-        rev = self._conn.revision
-        assert rev is not None
-        params = render.progress(rev, self.progress_token, progress, total, message)
-        await self._conn.notify("notifications/progress", params, related_to=self.request_id)
+        params = render.progress(self._ex.revision, self.progress_token, progress, total, message)
+        await self._ex.conn.notify("notifications/progress", params, related_to=self.request_id)
 
     async def log(self, level: LogLevel, data: Any, *, logger: str | None = None) -> None:
         """Send a log message to the client, if its logging/setLevel lets this level through."""
         if level not in LOG_LEVELS:
             raise ValueError(f"unknown log level {level!r}; use one of {', '.join(LOG_LEVELS)}")
-        threshold = self._conn.log_level
+        if not self._ex.logging_allowed:
+            return
+        threshold = self._ex.log_level
         if threshold is not None and LOG_LEVELS.index(level) < LOG_LEVELS.index(threshold):
             return
         params: dict[str, Any] = {"level": level, "data": data}
         if logger is not None:
             params["logger"] = logger
-        await self._conn.notify("notifications/message", params, related_to=self.request_id)
+        await self._ex.conn.notify("notifications/message", params, related_to=self.request_id)
 
     async def debug(self, data: Any, *, logger: str | None = None) -> None:
         await self.log("debug", data, logger=logger)
@@ -162,7 +154,7 @@ class Context:
     # --- asking the client ----------------------------------------------------------------
 
     def _require(self, capability: str, method: str) -> None:
-        if capability not in self._conn.client_capabilities:
+        if capability not in self._ex.client_capabilities:
             raise ClientCapabilityError(
                 f"the client did not declare the '{capability}' capability, so {method}"
                 " cannot be sent to it"
@@ -170,7 +162,7 @@ class Context:
 
     async def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         try:
-            return await self._conn.ask(
+            return await self._ex.conn.ask(
                 method, params, timeout=self._client_timeout, related_to=self.request_id
             )
         except RpcError as exc:
@@ -179,11 +171,9 @@ class Context:
     async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
         """Ask the user for input through the client: a message and a flat JSON object schema."""
         self._require("elicitation", "elicitation/create")
-        rev = self._conn.revision
-        if rev is None or "elicitation/create" not in rev.client_requests:
-            raise ClientCapabilityError(
-                f"protocol revision {rev.version if rev else '?'} has no elicitation"
-            )
+        rev = self._ex.revision
+        if "elicitation/create" not in rev.client_requests:
+            raise ClientCapabilityError(f"protocol revision {rev.version} has no elicitation")
         if not rev.elicitation_multi_select and any(
             isinstance(p, Mapping) and p.get("type") == "array"
             for p in (schema.get("properties") or {}).values()

@@ -19,6 +19,7 @@ from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
 from plainmcp.context import LOG_LEVELS, Context, context_params
+from plainmcp.exchange import Exchange
 from plainmcp.guards import blob_key, guard, read_blob
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
@@ -47,7 +48,7 @@ from plainmcp.wire.revisions import Revision, negotiate
 log = logging.getLogger("plainmcp")
 
 F = TypeVar("F", bound=Callable[..., Any])
-Handler = Callable[[Connection, Request], Awaitable[dict[str, Any]]]
+Handler = Callable[[Exchange], Awaitable[dict[str, Any]]]
 
 
 class Server:
@@ -281,16 +282,12 @@ class Server:
         try:
             if handler is None:
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-            if conn.revision is None and request.method not in ("initialize", "ping"):
-                raise RpcError(
-                    INVALID_PARAMS,
-                    f"Server not initialized: send initialize before {request.method}",
-                )
-            needed = _CAPABILITY_OF.get(request.method)
-            if needed is not None and needed not in conn.features:
-                raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             _check_meta(request.params)
-            result = await handler(conn, request)
+            ex = self._exchange(conn, request)
+            needed = _CAPABILITY_OF.get(request.method)
+            if needed is not None and needed not in ex.features:
+                raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+            result = await handler(ex)
         except RpcError as exc:
             return jsonrpc.error_message(request.id, exc)
         except Exception:
@@ -298,8 +295,27 @@ class Server:
             return jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, "Internal error"))
         return jsonrpc.result_message(request.id, result)
 
-    async def _initialize(self, conn: Connection, request: Request) -> dict[str, Any]:
-        params = request.params
+    def _exchange(self, conn: Connection, request: Request) -> Exchange:
+        """The revision and client a request is served for: its session's, before 2026-07-28."""
+        rev = conn.revision
+        if rev is None:
+            if request.method not in ("initialize", "ping"):
+                raise RpcError(
+                    INVALID_PARAMS,
+                    f"Server not initialized: send initialize before {request.method}",
+                )
+            rev = negotiate(request.params.get("protocolVersion"))
+        return Exchange(
+            conn=conn,
+            request=request,
+            revision=rev,
+            client_info=conn.client_info,
+            client_capabilities=conn.client_capabilities,
+            features=conn.features,
+        )
+
+    async def _initialize(self, ex: Exchange) -> dict[str, Any]:
+        conn, params = ex.conn, ex.params
         if conn.revision is not None:
             raise RpcError(INVALID_REQUEST, "Already initialized")
         requested = params.get("protocolVersion")
@@ -352,17 +368,17 @@ class Server:
             offered["completions"] = {}
         return offered
 
-    async def _ping(self, conn: Connection, request: Request) -> dict[str, Any]:
+    async def _ping(self, ex: Exchange) -> dict[str, Any]:
         return {}
 
-    async def _set_log_level(self, conn: Connection, request: Request) -> dict[str, Any]:
-        level = request.params.get("level")
+    async def _set_log_level(self, ex: Exchange) -> dict[str, Any]:
+        level = ex.params.get("level")
         if level not in LOG_LEVELS:
             raise RpcError(
                 INVALID_PARAMS,
                 f"Invalid params: level must be one of {', '.join(LOG_LEVELS)}",
             )
-        conn.log_level = level
+        ex.conn.log_level = level
         return {}
 
     def _tool_list(self, rev: Revision) -> list[dict[str, Any]]:
@@ -372,15 +388,13 @@ class Server:
             self._tool_pages[rev.version] = page
         return page
 
-    async def _list_tools(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        cursor = request.params.get("cursor")
-        tools, next_cursor = page(self._tool_list(conn.revision), cursor, self.page_size)
+    async def _list_tools(self, ex: Exchange) -> dict[str, Any]:
+        cursor = ex.params.get("cursor")
+        tools, next_cursor = page(self._tool_list(ex.revision), cursor, self.page_size)
         return render.listing("tools", list(tools), next_cursor)
 
-    async def _call_tool(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        params = request.params
+    async def _call_tool(self, ex: Exchange) -> dict[str, Any]:
+        params = ex.params
         name = params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
@@ -392,7 +406,7 @@ class Server:
         tool = self._tools.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
-        context = self.context(conn, request) if tool.context_params else None
+        context = self.context(ex) if tool.context_params else None
         timeout = tool.timeout if tool.timeout is not None else self.tool_timeout
         async with self._slot():
             outcome = await call_tool(
@@ -409,17 +423,11 @@ class Server:
             self.blob_store,
             structured_required=tool.output_schema is not None,
         )
-        return render.call_result(outcome, conn.revision, self.options, tool.output_schema)
+        return render.call_result(outcome, ex.revision, self.options, tool.output_schema)
 
-    def context(self, conn: Connection, request: Request) -> Context:
-        """The Context a function serving `request` gets."""
-        meta = request.params.get("_meta")
-        return Context(
-            conn,
-            request.id,
-            meta if isinstance(meta, dict) else None,
-            client_timeout=self.client_request_timeout,
-        )
+    def context(self, ex: Exchange) -> Context:
+        """The Context a function serving `ex` gets."""
+        return Context(ex, client_timeout=self.client_request_timeout)
 
     def _slot(self) -> contextlib.AbstractAsyncContextManager[Any]:
         if self.max_concurrent_tools is None:
@@ -431,81 +439,74 @@ class Server:
 
     # --- resources ---------------------------------------------------------------------------
 
-    async def _list_resources(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        items, next_cursor = self.resources.page(request.params.get("cursor"), self.page_size)
-        rendered = [render.resource(r, conn.revision) for r in items]
+    async def _list_resources(self, ex: Exchange) -> dict[str, Any]:
+        items, next_cursor = self.resources.page(ex.params.get("cursor"), self.page_size)
+        rendered = [render.resource(r, ex.revision) for r in items]
         return render.listing("resources", rendered, next_cursor)
 
-    async def _list_templates(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        cursor = request.params.get("cursor")
+    async def _list_templates(self, ex: Exchange) -> dict[str, Any]:
+        cursor = ex.params.get("cursor")
         items, next_cursor = self.resources.template_page(cursor, self.page_size)
-        rendered = [render.resource_template(t, conn.revision) for t in items]
+        rendered = [render.resource_template(t, ex.revision) for t in items]
         return render.listing("resourceTemplates", rendered, next_cursor)
 
-    async def _read_resource(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        uri = _uri_param(request.params)
+    async def _read_resource(self, ex: Exchange) -> dict[str, Any]:
+        uri = _uri_param(ex.params)
         if blob_key(uri) is not None:
             found = await read_blob(uri, self.blob_store)
             if found is None:
-                raise render.resource_not_found(uri, conn.revision)
+                raise render.resource_not_found(uri, ex.revision)
             data, mime_type = found
             item = (
                 Contents(uri, text=data.decode("utf-8"), mime_type=mime_type)
                 if mime.is_text(mime_type)
                 else Contents(uri, blob=data, mime_type=mime_type)
             )
-            return render.read_result([item], conn.revision)
-        inject = self._inject(conn, request, self._resource_fn(uri))
+            return render.read_result([item], ex.revision)
+        inject = self._inject(ex, self._resource_fn(uri))
         try:
             items = await self.resources.read(uri, inject=inject, options=self.options)
         except ResourceNotFound as exc:
-            raise render.resource_not_found(exc.uri, conn.revision) from None
-        return render.read_result(items, conn.revision)
+            raise render.resource_not_found(exc.uri, ex.revision) from None
+        return render.read_result(items, ex.revision)
 
     def _resource_fn(self, uri: str) -> Callable[..., Any] | None:
         found = self.resources.match(uri)
         return found[0].fn if found is not None else None
 
-    async def _subscribe(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        uri = _uri_param(request.params)
+    async def _subscribe(self, ex: Exchange) -> dict[str, Any]:
+        uri = _uri_param(ex.params)
         if not self.resources.exists(uri):
-            raise render.resource_not_found(uri, conn.revision)
-        conn.subscriptions.add(uri)
+            raise render.resource_not_found(uri, ex.revision)
+        ex.conn.subscriptions.add(uri)
         return {}
 
-    async def _unsubscribe(self, conn: Connection, request: Request) -> dict[str, Any]:
-        conn.subscriptions.discard(_uri_param(request.params))
+    async def _unsubscribe(self, ex: Exchange) -> dict[str, Any]:
+        ex.conn.subscriptions.discard(_uri_param(ex.params))
         return {}
 
     # --- prompts and completion ------------------------------------------------------------
 
-    async def _list_prompts(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        items, next_cursor = self.prompts.page(request.params.get("cursor"), self.page_size)
-        rendered = [render.prompt(p, conn.revision) for p in items]
+    async def _list_prompts(self, ex: Exchange) -> dict[str, Any]:
+        items, next_cursor = self.prompts.page(ex.params.get("cursor"), self.page_size)
+        rendered = [render.prompt(p, ex.revision) for p in items]
         return render.listing("prompts", rendered, next_cursor)
 
-    async def _get_prompt(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        name = request.params.get("name")
+    async def _get_prompt(self, ex: Exchange) -> dict[str, Any]:
+        name = ex.params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
         fn = self.prompts[name].fn if name in self.prompts else None
         got = await self.prompts.get(
             name,
-            request.params.get("arguments"),
-            inject=self._inject(conn, request, fn),
+            ex.params.get("arguments"),
+            inject=self._inject(ex, fn),
             mask_errors=self.mask_errors,
         )
-        return render.get_prompt_result(got, conn.revision, self.options)
+        return render.get_prompt_result(got, ex.revision, self.options)
 
-    async def _complete(self, conn: Connection, request: Request) -> dict[str, Any]:
-        assert conn.revision is not None
-        asked = completion.read_request(request.params)
+    async def _complete(self, ex: Exchange) -> dict[str, Any]:
+        asked = completion.read_request(ex.params)
         if asked.ref_type == "ref/prompt":
             completer = self.prompts.completer(asked.ref, asked.argument)
             label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"
@@ -524,16 +525,14 @@ class Server:
             completer = completion.completer_for(template.fn, asked.argument, explicit)
             label = f"completion of '{asked.ref}' variable '{asked.argument}'"
         found = await completion.complete(completer, asked.value, asked.context, label=label)
-        return render.completion_result(found, conn.revision)
+        return render.completion_result(found, ex.revision)
 
-    def _inject(
-        self, conn: Connection, request: Request, fn: Callable[..., Any] | None
-    ) -> dict[str, Any]:
+    def _inject(self, ex: Exchange, fn: Callable[..., Any] | None) -> dict[str, Any]:
         """The Context for each Context parameter of `fn` (none when it takes none)."""
         names = context_params(fn) if fn is not None else ()
         if not names:
             return {}
-        ctx = self.context(conn, request)
+        ctx = self.context(ex)
         return dict.fromkeys(names, ctx)
 
 

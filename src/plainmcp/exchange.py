@@ -1,0 +1,51 @@
+"""Exchange: what one request is served under, whichever era it came from.
+
+A handshake-era request inherits its session (the revision and capabilities of `initialize`);
+a 2026-07-28 request carries them itself in `params._meta`. Handlers and the Context see only
+this object, so they serve both eras from one code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.wire.jsonrpc import Request
+from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.connection import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    conn: Connection
+    request: Request
+    revision: Revision
+    client_info: Mapping[str, Any]
+    client_capabilities: Mapping[str, Any]
+    features: frozenset[str]
+    """The capabilities this request may use (offered at initialize, or all for stateless)."""
+    stateless: bool = False
+    request_log_level: str | None = field(default=None)
+    """2026-07-28: the level the request's `_meta` asked for (no level: no log messages)."""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.request.params
+
+    @property
+    def meta(self) -> Mapping[str, Any]:
+        meta = self.request.params.get("_meta")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def log_level(self) -> str | None:
+        """The minimum level to send; None sends everything (handshake era before setLevel)."""
+        return self.request_log_level if self.stateless else self.conn.log_level
+
+    @property
+    def logging_allowed(self) -> bool:
+        """2026-07-28 sends log messages only when the request asked for a level."""
+        return not self.stateless or self.request_log_level is not None
