@@ -43,7 +43,14 @@ from plainmcp.wire.jsonrpc import (
     Request,
     RpcError,
 )
-from plainmcp.wire.revisions import Revision, negotiate
+from plainmcp.wire.meta import (
+    CLIENT_CAPABILITIES,
+    CLIENT_INFO,
+    LOG_LEVEL,
+    PROTOCOL_VERSION,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
+from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision, negotiate
 
 log = logging.getLogger("plainmcp")
 
@@ -73,6 +80,9 @@ class Server:
         client_request_timeout: float = 120.0,
         payload_limits: PayloadLimits | None = None,
         blob_store: BlobStore | None = None,
+        list_ttl_ms: int = 60_000,
+        read_ttl_ms: int = 0,
+        cache_scope: Literal["public", "private"] = "public",
     ) -> None:
         self.name = name
         self.version = version
@@ -103,6 +113,10 @@ class Server:
         # Not `blob_store or ...`: a MemoryStore has __len__, so an empty one is falsy.
         self.blob_store: BlobStore = blob_store if blob_store is not None else MemoryStore()
         """Where offloaded payloads wait to be read back through resources/read."""
+        if list_ttl_ms < 0 or read_ttl_ms < 0:
+            raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
+        self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
+        """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
@@ -117,6 +131,7 @@ class Server:
         URI, so that a template removed and registered again does not keep the old ones."""
         self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
+            "server/discover": self._discover,
             "ping": self._ping,
             "logging/setLevel": self._set_log_level,
             "tools/list": self._list_tools,
@@ -288,6 +303,10 @@ class Server:
             if needed is not None and needed not in ex.features:
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             result = await handler(ex)
+            if ex.revision.result_type:
+                result = render.finish_result(
+                    result, request.method, ex.revision, self.server_info(ex.revision), self.cache
+                )
         except RpcError as exc:
             return jsonrpc.error_message(request.id, exc)
         except Exception:
@@ -296,7 +315,13 @@ class Server:
         return jsonrpc.result_message(request.id, result)
 
     def _exchange(self, conn: Connection, request: Request) -> Exchange:
-        """The revision and client a request is served for: its session's, before 2026-07-28."""
+        """The revision and client a request is served for: its own `_meta` (2026-07-28), else
+        its session's."""
+        meta = request.params.get("_meta")
+        if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+            return self._stateless_exchange(conn, request, meta)
+        if request.method == "server/discover":
+            raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
         rev = conn.revision
         if rev is None:
             if request.method not in ("initialize", "ping"):
@@ -313,6 +338,58 @@ class Server:
             client_capabilities=conn.client_capabilities,
             features=conn.features,
         )
+
+    def _stateless_exchange(
+        self, conn: Connection, request: Request, meta: dict[str, Any]
+    ) -> Exchange:
+        version = meta[PROTOCOL_VERSION]
+        if not isinstance(version, str):
+            raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")
+        rev = REVISIONS.get(version)
+        if rev is None or rev.handshake:
+            raise RpcError(
+                UNSUPPORTED_PROTOCOL_VERSION,
+                f"Unsupported protocol version: {version}",
+                {"supported": list(STATELESS_VERSIONS), "requested": version},
+            )
+        capabilities = meta.get(CLIENT_CAPABILITIES)
+        if not isinstance(capabilities, dict):
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Invalid params: _meta must carry {CLIENT_CAPABILITIES} (an object)",
+            )
+        client_info = meta.get(CLIENT_INFO)
+        level = meta.get(LOG_LEVEL)
+        if level is not None and level not in LOG_LEVELS:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Invalid params: {LOG_LEVEL} must be one of {', '.join(LOG_LEVELS)}",
+            )
+        if request.method in rev.removed_methods:
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Method not found: {request.method} is not part of protocol revision"
+                f" {rev.version}",
+            )
+        return Exchange(
+            conn=conn,
+            request=request,
+            revision=rev,
+            client_info=client_info if isinstance(client_info, dict) else {},
+            client_capabilities=capabilities,
+            features=frozenset(self.capabilities(rev)),
+            stateless=True,
+            request_log_level=level,
+        )
+
+    async def _discover(self, ex: Exchange) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "supportedVersions": list(reversed(REVISIONS)),
+            "capabilities": self.capabilities(ex.revision),
+        }
+        if self.instructions:
+            result["instructions"] = self.instructions
+        return result
 
     async def _initialize(self, ex: Exchange) -> dict[str, Any]:
         conn, params = ex.conn, ex.params
@@ -358,12 +435,15 @@ class Server:
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What this server offers, as initialize announces it."""
-        offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
+        # Where changes cannot be announced yet (2026-07-28 has no session), none are promised.
+        announced = rev.session_notifications
+        changes = {"listChanged": True} if announced else {}
+        offered: dict[str, Any] = {"logging": {}, "tools": dict(changes)}
         if len(self.resources) or self.payload_limits.offload:
             # Offloaded payloads are read back through resources/read.
-            offered["resources"] = {"subscribe": True, "listChanged": True}
+            offered["resources"] = {"subscribe": True, **changes} if announced else {}
         if len(self.prompts):
-            offered["prompts"] = {"listChanged": True}
+            offered["prompts"] = dict(changes)
         if rev.completions_capability and (len(self.prompts) or self.resources.templates):
             offered["completions"] = {}
         return offered

@@ -104,18 +104,28 @@ async def test_media_decode(client: Client) -> None:
     assert check_wav(tone.content[0].data) == (1, 2, 8000, 4000)  # type: ignore[union-attr]
 
 
-async def test_auto_mode_falls_back_to_the_handshake() -> None:
-    """mode="auto" probes server/discover first; the demo (handshake revisions) must still work."""
+@pytest.mark.parametrize("mode", ["auto", "2026-07-28"])
+async def test_stateless_modes_get_natural_structured_output(mode: str) -> None:
+    """mode="auto" probes server/discover first and so speaks 2026-07-28, as the pinned mode
+    does: per-request _meta, no handshake, structured output as the value itself."""
     command, *args = SERVER_COMMAND
     params = StdioServerParameters(command=command, args=args)
-    async with Client(params, read_timeout_seconds=30) as auto:
-        assert auto.protocol_version == "2025-11-25"
-        result = await auto.call_tool("add", {"a": 1, "b": 2})
-    assert wire(result) == {
+    async with Client(params, mode=mode, read_timeout_seconds=30) as modern:  # type: ignore[arg-type]
+        assert modern.protocol_version == "2026-07-28"
+        result = await modern.call_tool("add", {"a": 1, "b": 2})
+        tools = await modern.list_tools()
+    dumped = result.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    assert dumped == {
+        "_meta": {
+            "io.modelcontextprotocol/serverInfo": {"name": "plainmcp-demo", "version": "0.1.0"}
+        },
         "content": [{"type": "text", "text": "3"}],
-        "structuredContent": {"result": 3},
+        "structuredContent": 3,
         "isError": False,
+        "resultType": "complete",
     }
+    add = next(t for t in tools.tools if t.name == "add")
+    assert add.output_schema == {"type": "integer"}
 
 
 async def test_boolean_is_not_an_integer(client: Client) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
@@ -27,6 +28,7 @@ from plainmcp.encoding import as_text
 from plainmcp.options import ResultOptions
 from plainmcp.results import CallResult
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
+from plainmcp.wire.meta import SERVER_INFO
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
@@ -239,6 +241,40 @@ def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
         out["icons"] = [icon(i) for i in value.icons]
     if value.meta and "_meta" in rev.tool_fields:
         out["_meta"] = dict(value.meta)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CachePolicy:
+    """Freshness hints for 2026-07-28 clients: how long a list or a read stays fresh."""
+
+    list_ttl_ms: int = 60_000
+    read_ttl_ms: int = 0
+    scope: Literal["public", "private"] = "public"
+
+
+_LISTS = frozenset(
+    {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"}
+)
+
+
+def finish_result(
+    result: dict[str, Any],
+    method: str,
+    rev: Revision,
+    server_info: Mapping[str, Any],
+    cache: CachePolicy,
+) -> dict[str, Any]:
+    """What every result of a revision with `resultType` carries: the type, the server's
+    identity in `_meta`, and freshness hints where the method is cacheable."""
+    out = dict(result)
+    out.setdefault("resultType", "complete")
+    if out["resultType"] == "complete" and (method in _LISTS or method == "resources/read"):
+        out["ttlMs"] = cache.list_ttl_ms if method in _LISTS else cache.read_ttl_ms
+        out["cacheScope"] = cache.scope
+    meta = dict(out.get("_meta") or {})
+    meta[SERVER_INFO] = dict(server_info)
+    out["_meta"] = meta
     return out
 
 

@@ -25,6 +25,10 @@ class Revision:
     """`message` in notifications/progress."""
     client_requests: frozenset[str]
     elicitation_multi_select: bool
+    removed_methods: frozenset[str]
+    """Methods of earlier revisions this one no longer has (answered -32601)."""
+    session_notifications: bool
+    """list_changed and resource updates go to the session (2026-07-28: subscriptions/listen)."""
     """Array (multi-select) fields in an elicitation's requestedSchema (2025-11-25+)."""
     """Requests a server may send to the client (2026-07-28 has none: input-required results)."""
     """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
@@ -67,6 +71,8 @@ REVISIONS: dict[str, Revision] = {
             progress_message=False,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
             elicitation_multi_select=False,
+            removed_methods=frozenset(),
+            session_notifications=True,
             content_types=_BASE_CONTENT,
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -89,6 +95,8 @@ REVISIONS: dict[str, Revision] = {
             progress_message=True,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
             elicitation_multi_select=False,
+            removed_methods=frozenset(),
+            session_notifications=True,
             content_types=_BASE_CONTENT | {"audio"},
             annotation_fields=_BASE_ANNOTATIONS,
             block_meta=False,
@@ -113,6 +121,8 @@ REVISIONS: dict[str, Revision] = {
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
             elicitation_multi_select=False,
+            removed_methods=frozenset(),
+            session_notifications=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -137,6 +147,8 @@ REVISIONS: dict[str, Revision] = {
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
             elicitation_multi_select=True,
+            removed_methods=frozenset(),
+            session_notifications=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -161,6 +173,16 @@ REVISIONS: dict[str, Revision] = {
             progress_message=True,
             client_requests=frozenset(),
             elicitation_multi_select=True,
+            removed_methods=frozenset(
+                {
+                    "initialize",
+                    "ping",
+                    "logging/setLevel",
+                    "resources/subscribe",
+                    "resources/unsubscribe",
+                }
+            ),
+            session_notifications=False,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
@@ -181,6 +203,8 @@ REVISIONS: dict[str, Revision] = {
 }
 
 HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v, r in REVISIONS.items() if r.handshake)
+STATELESS_VERSIONS: tuple[str, ...] = tuple(v for v, r in REVISIONS.items() if not r.handshake)
+"""Revisions served per request, from `params._meta` (no initialize)."""
 """Oldest first."""
 LATEST_HANDSHAKE: str = HANDSHAKE_VERSIONS[-1]
 
@@ -232,6 +256,14 @@ def compatibility_markdown() -> str:
         (
             "multi-select (array) elicitation fields",
             [_mark(r.elicitation_multi_select) for r in revs],
+        ),
+        (
+            "list changes and resource updates sent to the session",
+            [_mark(r.session_notifications) for r in revs],
+        ),
+        (
+            "`ping`, `logging/setLevel`, `resources/(un)subscribe`",
+            [_mark("ping" not in r.removed_methods) for r in revs],
         ),
     ]
     rows += [
