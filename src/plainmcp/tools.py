@@ -10,7 +10,7 @@ import re
 import secrets
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio.to_thread
@@ -20,6 +20,7 @@ from plainmcp import encoding
 from plainmcp.content import ContentBlock, Icon
 from plainmcp.context import context_params
 from plainmcp.docstrings import parse_docstring
+from plainmcp.headers import check_header_markers
 from plainmcp.options import ResultOptions
 from plainmcp.results import (
     NOTHING,
@@ -80,6 +81,9 @@ class Tool:
     """Parameters annotated `Context`: hidden from the schema, filled in per call."""
     timeout: float | None = None
     """Seconds this tool may run (None: the Server's tool_timeout applies)."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """`x-mcp-header` markers: header name (`Mcp-Param-{name}`) -> JSON Pointer into the
+    arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
 
 
 def check_name(name: str) -> str:
@@ -139,6 +143,10 @@ def make_tool(
         if input_schema is not None
         else input_spec(fn, param_docs=doc.params, hidden=hidden)
     )
+    try:
+        headers = check_header_markers(spec.schema)
+    except ValueError as exc:
+        raise ValueError(f"tool {name!r}: {exc}") from None
     output: OutputSpec | None = None
     if output_schema is not None:
         if structured is False:
@@ -173,6 +181,7 @@ def make_tool(
         is_async=inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(fn),
         context_params=hidden,
         timeout=timeout,
+        headers=headers,
     )
 
 
