@@ -222,7 +222,7 @@ async def test_elicitation_needs_a_revision_that_has_it() -> None:
         result = await s.call("ask_name")
         assert text(result) == (
             "Tool 'ask_name' failed: ClientCapabilityError: protocol revision 2025-03-26 has no"
-            " elicitation"
+            " elicitation/create"
         )
 
 

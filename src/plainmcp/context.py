@@ -27,7 +27,27 @@ LOG_LEVELS: tuple[str, ...] = typing.get_args(LogLevel)
 
 class ClientCapabilityError(RuntimeError):
     """The client did not declare the capability a request to it needs (or its protocol
-    revision cannot carry the request)."""
+    revision cannot carry the request).
+
+    `required` is set for a stateless (2026-07-28) request: uncaught, the server answers it
+    with the spec's -32021 error naming the capability.
+    """
+
+    def __init__(self, message: str, required: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.required = required
+
+
+class InputRequired(BaseException):
+    """A stateless request needs the client's input first: the server answers with an
+    input-required result, and the client's retry runs the function again with the answer.
+
+    A BaseException, so `except Exception` in user code does not swallow it.
+    """
+
+    def __init__(self, requests: Mapping[str, Mapping[str, Any]]) -> None:
+        super().__init__(", ".join(requests))
+        self.requests = dict(requests)
 
 
 class ClientRequestError(RuntimeError):
@@ -84,6 +104,7 @@ class Context:
         self._client_timeout = client_timeout
         self._last_progress = -math.inf
         self._scope = exchange.conn.cancel_scope(self.request_id)
+        self._asked: dict[str, int] = {}
 
     # --- what the request is --------------------------------------------------------------
 
@@ -154,13 +175,19 @@ class Context:
     # --- asking the client ----------------------------------------------------------------
 
     def _require(self, capability: str, method: str) -> None:
+        rev = self._ex.revision
+        if method not in rev.client_requests and method not in rev.input_requests:
+            raise ClientCapabilityError(f"protocol revision {rev.version} has no {method}")
         if capability not in self._ex.client_capabilities:
             raise ClientCapabilityError(
                 f"the client did not declare the '{capability}' capability, so {method}"
-                " cannot be sent to it"
+                " cannot be sent to it",
+                {capability: {}} if self._ex.stateless else None,
             )
 
     async def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if self._ex.stateless:
+            return self._answer(method, params)
         try:
             return await self._ex.conn.ask(
                 method, params, timeout=self._client_timeout, related_to=self.request_id
@@ -168,12 +195,24 @@ class Context:
         except RpcError as exc:
             raise ClientRequestError(exc.code, exc.message, exc.data) from None
 
+    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The client's answer to this run's next `method` request, or InputRequired for it.
+
+        A stateless request is re-run from the start on every retry, so the n-th request of a
+        kind gets the same key each time and finds its answer once the client has given it.
+        """
+        kind = method.split("/", 1)[0]
+        self._asked[kind] = self._asked.get(kind, 0) + 1
+        key = f"{kind}-{self._asked[kind]}"
+        answer = self._ex.answers.get(key)
+        if isinstance(answer, dict):
+            return answer
+        raise InputRequired({key: {"method": method, "params": params}})
+
     async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
         """Ask the user for input through the client: a message and a flat JSON object schema."""
         self._require("elicitation", "elicitation/create")
         rev = self._ex.revision
-        if "elicitation/create" not in rev.client_requests:
-            raise ClientCapabilityError(f"protocol revision {rev.version} has no elicitation")
         if not rev.elicitation_multi_select and any(
             isinstance(p, Mapping) and p.get("type") == "array"
             for p in (schema.get("properties") or {}).values()

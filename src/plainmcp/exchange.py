@@ -30,6 +30,9 @@ class Exchange:
     stateless: bool = False
     request_log_level: str | None = field(default=None)
     """2026-07-28: the level the request's `_meta` asked for (no level: no log messages)."""
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    """2026-07-28: the client's answers to input requests so far (from requestState and this
+    retry's inputResponses), by input key."""
 
     @property
     def params(self) -> dict[str, Any]:

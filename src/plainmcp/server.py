@@ -18,7 +18,13 @@ from plainmcp import completion, mime
 from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
-from plainmcp.context import LOG_LEVELS, Context, context_params
+from plainmcp.context import (
+    LOG_LEVELS,
+    ClientCapabilityError,
+    Context,
+    InputRequired,
+    context_params,
+)
 from plainmcp.exchange import Exchange
 from plainmcp.guards import blob_key, guard, read_blob
 from plainmcp.options import PayloadLimits, ResultOptions
@@ -47,9 +53,11 @@ from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
     CLIENT_INFO,
     LOG_LEVEL,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
+from plainmcp.wire.request_state import StateError, StateSigner
 from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision, negotiate
 
 log = logging.getLogger("plainmcp")
@@ -83,6 +91,8 @@ class Server:
         list_ttl_ms: int = 60_000,
         read_ttl_ms: int = 0,
         cache_scope: Literal["public", "private"] = "public",
+        state_secret: bytes | str | None = None,
+        state_ttl: float = 600.0,
     ) -> None:
         self.name = name
         self.version = version
@@ -117,6 +127,9 @@ class Server:
             raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
         self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
         """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
+        self.state_signer = StateSigner(state_secret, ttl=state_ttl)
+        """Signs the requestState of input-required results (2026-07-28). Give every process
+        that serves the same clients one secret (state_secret= or PLAINMCP_STATE_SECRET)."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
@@ -302,7 +315,18 @@ class Server:
             needed = _CAPABILITY_OF.get(request.method)
             if needed is not None and needed not in ex.features:
                 raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-            result = await handler(ex)
+            try:
+                result = await handler(ex)
+            except InputRequired as needed_input:
+                result = self._input_required(ex, needed_input)
+            except ClientCapabilityError as missing:
+                if missing.required is None:
+                    raise
+                raise RpcError(
+                    MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    str(missing),
+                    {"requiredCapabilities": dict(missing.required)},
+                ) from None
             if ex.revision.result_type:
                 result = render.finish_result(
                     result, request.method, ex.revision, self.server_info(ex.revision), self.cache
@@ -380,7 +404,44 @@ class Server:
             features=frozenset(self.capabilities(rev)),
             stateless=True,
             request_log_level=level,
+            answers=self._answers(request),
         )
+
+    def _answers(self, request: Request) -> dict[str, Any]:
+        """The answers a retry carries: those signed into requestState, plus this round's
+        inputResponses for the keys that state asked (others are ignored, as the spec says)."""
+        token = request.params.get("requestState")
+        if token is None or request.method not in _TARGET_OF:
+            return {}
+        target, arguments = _target(request)
+        try:
+            state = self.state_signer.verify(
+                token, method=request.method, target=target, arguments=arguments
+            )
+        except StateError as exc:
+            raise RpcError(INVALID_PARAMS, str(exc)) from None
+        given = request.params.get("inputResponses")
+        fresh = given if isinstance(given, dict) else {}
+        return {**state.answers, **{k: v for k, v in fresh.items() if k in state.asked}}
+
+    def _input_required(self, ex: Exchange, needed: InputRequired) -> dict[str, Any]:
+        if ex.request.method not in _TARGET_OF:
+            raise RpcError(
+                INVALID_PARAMS, f"{ex.request.method} cannot ask the client for input"
+            ) from None
+        target, arguments = _target(ex.request)
+        token = self.state_signer.issue(
+            method=ex.request.method,
+            target=target,
+            arguments=arguments,
+            answers=dict(ex.answers),
+            asked=tuple(needed.requests),
+        )
+        return {
+            "resultType": "input_required",
+            "inputRequests": needed.requests,
+            "requestState": token,
+        }
 
     async def _discover(self, ex: Exchange) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -614,6 +675,18 @@ class Server:
             return {}
         ctx = self.context(ex)
         return dict.fromkeys(names, ctx)
+
+
+_TARGET_OF = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+"""The methods that may answer with an input-required result, and the param naming their target."""
+
+
+def _target(request: Request) -> tuple[str, Any]:
+    """What a request is about (tool, prompt or resource) and its arguments, which a
+    requestState is bound to."""
+    target = request.params.get(_TARGET_OF[request.method])
+    arguments = None if request.method == "resources/read" else request.params.get("arguments")
+    return str(target), arguments
 
 
 _CAPABILITY_OF = {

@@ -18,7 +18,7 @@ import orjson
 
 from plainmcp import encoding
 from plainmcp.content import ContentBlock, Icon
-from plainmcp.context import context_params
+from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.headers import check_header_markers
 from plainmcp.options import ResultOptions
@@ -224,6 +224,10 @@ async def call_tool(
             )
     except ToolError as exc:
         return error_result(exc.message)
+    except ClientCapabilityError as exc:
+        if exc.required is not None:
+            raise  # stateless: the server answers -32021
+        return unexpected_failure(tool.name, exc, mask_errors)
     except Exception as exc:
         return unexpected_failure(tool.name, exc, mask_errors)
     return shape(value, tool, options)

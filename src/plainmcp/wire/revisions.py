@@ -24,6 +24,8 @@ class Revision:
     progress_message: bool
     """`message` in notifications/progress."""
     client_requests: frozenset[str]
+    input_requests: frozenset[str]
+    """Requests a server may make of the client inside an input-required result (2026-07-28)."""
     elicitation_multi_select: bool
     removed_methods: frozenset[str]
     """Methods of earlier revisions this one no longer has (answered -32601)."""
@@ -70,6 +72,7 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=False,
             progress_message=False,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
+            input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
             session_notifications=True,
@@ -94,6 +97,7 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=False,
             progress_message=True,
             client_requests=frozenset({"sampling/createMessage", "roots/list"}),
+            input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
             session_notifications=True,
@@ -120,6 +124,7 @@ REVISIONS: dict[str, Revision] = {
             client_requests=frozenset(
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
+            input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
             session_notifications=True,
@@ -146,6 +151,7 @@ REVISIONS: dict[str, Revision] = {
             client_requests=frozenset(
                 {"sampling/createMessage", "roots/list", "elicitation/create"}
             ),
+            input_requests=frozenset(),
             elicitation_multi_select=True,
             removed_methods=frozenset(),
             session_notifications=True,
@@ -172,6 +178,9 @@ REVISIONS: dict[str, Revision] = {
             error_without_id=True,
             progress_message=True,
             client_requests=frozenset(),
+            input_requests=frozenset(
+                {"elicitation/create", "sampling/createMessage", "roots/list"}
+            ),
             elicitation_multi_select=True,
             removed_methods=frozenset(
                 {
@@ -256,6 +265,10 @@ def compatibility_markdown() -> str:
         (
             "multi-select (array) elicitation fields",
             [_mark(r.elicitation_multi_select) for r in revs],
+        ),
+        (
+            "input-required results (elicitation, sampling, roots)",
+            [_mark(bool(r.input_requests)) for r in revs],
         ),
         (
             "list changes and resource updates sent to the session",
