@@ -30,8 +30,9 @@ import orjson
 import pytest
 
 from plainmcp import Server
-from tests.mcp_schemas import validate_server_message
+from tests.mcp_schemas import REVISIONS, validate_server_message
 
+STATELESS_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 DEFAULT_TIMEOUT = 5.0
 
@@ -50,26 +51,32 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
 
     def connect(self: Server, send: Any) -> Any:
         methods: dict[Any, str] = {}
+        per_request: dict[Any, str] = {}  # stateless requests carry their own revision
         revision: list[str | None] = [None]
 
         async def checked(data: bytes) -> None:
             try:
                 message = orjson.loads(data)
                 revision[0] = negotiated(message, methods) or revision[0]
-                validate(message, revision[0] or "2025-11-25", methods)
+                own = per_request.get(message.get("id")) if isinstance(message, dict) else None
+                validate(message, own or revision[0] or "2025-11-25", methods)
             except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
                 failures.append(f"{exc}\n  raw: {data[:600]!r}")
             await send(data)
 
-        conn = original(self, checked)
+        conn = original(self, send=checked)
         receive = conn.receive
 
         async def remembering(data: bytes) -> None:
-            with contextlib.suppress(orjson.JSONDecodeError, TypeError):
+            with contextlib.suppress(orjson.JSONDecodeError, TypeError, AttributeError):
                 message = orjson.loads(data)
                 for item in message if isinstance(message, list) else [message]:
                     if isinstance(item, dict) and "method" in item and "id" in item:
                         methods[item["id"]] = item["method"]
+                        meta = (item.get("params") or {}).get("_meta") or {}
+                        version = meta.get(STATELESS_VERSION_KEY)
+                        if isinstance(version, str) and version in REVISIONS:
+                            per_request[item["id"]] = version
             await receive(data)
 
         conn.receive = remembering  # type: ignore[method-assign]

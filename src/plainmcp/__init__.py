@@ -21,6 +21,7 @@ from plainmcp.context import (
     Root,
     SampleResult,
 )
+from plainmcp.headers import Header
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Message, PromptError, PromptResult
 from plainmcp.resources import Contents, ResourceError, safe_join
@@ -43,6 +44,7 @@ __all__ = [
     "ElicitResult",
     "EmbeddedResource",
     "File",
+    "Header",
     "Icon",
     "Image",
     "McpError",

@@ -974,7 +974,7 @@ async def test_every_message_is_valid_at_each_revision(version: str) -> None:
                 )
             elif version < "2025-06-18":
                 assert results[name] == text_result(
-                    f"Elicitation failed: protocol revision {version} has no elicitation",
+                    f"Elicitation failed: protocol revision {version} has no elicitation/create",
                     is_error=True,
                 )
             else:

@@ -102,6 +102,30 @@ def test_client_requests(method: str, revisions: tuple[str, ...]) -> None:
     assert having(lambda r: method in r.client_requests) == list(revisions)
 
 
+def test_input_requests_only_2026_07_28() -> None:
+    assert having(lambda r: r.input_requests) == ["2026-07-28"]
+    assert REVISIONS["2026-07-28"].input_requests == {
+        "elicitation/create",
+        "sampling/createMessage",
+        "roots/list",
+    }
+    # agrees with the official schemas
+    assert [v for v in ALL if "InputRequiredResult" in definition_names(v)] == ["2026-07-28"]
+
+
+def test_removed_methods_and_session_notifications() -> None:
+    assert having(lambda r: r.removed_methods) == ["2026-07-28"]
+    assert REVISIONS["2026-07-28"].removed_methods == {
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    }
+    assert having(lambda r: r.session_notifications) == list(ALL[:4])
+    assert "SubscriptionsListenRequest" in definition_names("2026-07-28")
+
+
 def test_elicitation_multi_select_from_2025_11_25() -> None:
     assert having(lambda r: r.elicitation_multi_select) == list(ALL[3:])
 
