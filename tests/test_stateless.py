@@ -2,18 +2,16 @@
 beside a handshake session on the same connection.
 
 Every message the server writes is validated against the official schema of the era of the
-request it belongs to: a response at the era of its request (2026-07-28 when the request carried
-`_meta` protocolVersion, else the session's), a progress notification at the era of the request
-that holds its token. conftest's connection-wide check validates at the negotiated handshake
-revision (2025-11-25 before any handshake), which a stateless result cannot pass, so this module
-replaces that fixture with the era-aware one below.
+request it belongs to (`EraSession`): a response at the era of its request (2026-07-28 when the
+request carried `_meta` protocolVersion, else the session's), a progress notification at the era
+of the request that holds its token. conftest's `Session` validates everything after a handshake
+at the negotiated revision, which a stateless result on the same connection cannot pass.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -141,41 +139,6 @@ class EraSession(Session):
         reply = await self.modern(method, params)
         assert "result" in reply, f"{method} failed: {reply}"
         return reply["result"]
-
-
-@pytest.fixture(autouse=True)
-def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Overrides conftest's fixture of the same name: every in-process connection is validated,
-    each message at the era of its request (conftest's would hold 2026-07-28 results to the
-    2025-11-25 schema)."""
-    failures: list[str] = []
-    original = Server.connect
-
-    def connect(self: Server, send: Any) -> Any:
-        eras = Eras(STATELESS)
-
-        async def checked(data: bytes) -> None:
-            try:
-                eras.check(orjson.loads(data))
-            except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
-                failures.append(f"{exc}\n  raw: {data[:600]!r}")
-            await send(data)
-
-        conn = original(self, checked)
-        receive = conn.receive
-
-        async def remembering(data: bytes) -> None:
-            with contextlib.suppress(orjson.JSONDecodeError, TypeError):
-                eras.sent(orjson.loads(data))
-            await receive(data)
-
-        conn.receive = remembering  # type: ignore[method-assign]
-        return conn
-
-    monkeypatch.setattr(Server, "connect", connect)
-    yield
-    if failures:
-        pytest.fail("the server wrote invalid messages:\n" + "\n".join(failures))
 
 
 # --- the server ----------------------------------------------------------------------------
