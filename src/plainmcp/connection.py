@@ -57,6 +57,11 @@ class Connection:
         """What initialize offered this session (capability names); it holds for the session."""
         self.subscriptions: set[str] = set()
         """Resource URIs this client subscribed to (resources/subscribe)."""
+        self.listens: dict[RequestId, dict[str, Any]] = {}
+        """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured."""
+        self.closing = anyio.Event()
+        """Set when the transport is ending: open listen streams answer and close."""
+        """Resource URIs this client subscribed to (resources/subscribe)."""
         self.log_level: str | None = None
         """The minimum level the client asked for with logging/setLevel (None: not asked)."""
         self._asked: dict[RequestId, _Answer] = {}

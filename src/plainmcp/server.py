@@ -55,6 +55,7 @@ from plainmcp.wire.meta import (
     LOG_LEVEL,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     PROTOCOL_VERSION,
+    SUBSCRIPTION_ID,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from plainmcp.wire.request_state import StateError, StateSigner
@@ -157,6 +158,7 @@ class Server:
             "prompts/list": self._list_prompts,
             "prompts/get": self._get_prompt,
             "completion/complete": self._complete,
+            "subscriptions/listen": self._listen,
         }
 
     # --- registration ----------------------------------------------------------------------
@@ -270,21 +272,28 @@ class Server:
 
     def notify_resource_updated(self, uri: str) -> None:
         """Tell every client subscribed to `uri` that it changed (from any thread)."""
+        method = "notifications/resources/updated"
         for conn in list(self._connections):
             if uri in conn.subscriptions:
-                conn.post(
-                    jsonrpc.notification_message("notifications/resources/updated", {"uri": uri})
-                )
+                conn.post(jsonrpc.notification_message(method, {"uri": uri}))
+            for listen_id, honoured in list(conn.listens.items()):
+                if uri in honoured.get("resourceSubscriptions", ()):
+                    conn.post(jsonrpc.notification_message(method, _tagged(listen_id, uri=uri)))
 
     def _tools_changed(self) -> None:
         self._tool_pages.clear()
         self._broadcast("notifications/tools/list_changed", "tools")
 
     def _broadcast(self, method: str, feature: str) -> None:
-        """Send `method` to every session that was offered `feature` (and so its listChanged)."""
+        """Send `method` to every session that was offered `feature` (and so its listChanged),
+        and to every subscriptions/listen stream that asked for it."""
+        flag = _LISTEN_FLAG[feature]
         for conn in list(self._connections):
             if conn.revision is not None and feature in conn.features:
                 conn.post(jsonrpc.notification_message(method))
+            for listen_id, honoured in list(conn.listens.items()):
+                if honoured.get(flag):
+                    conn.post(jsonrpc.notification_message(method, _tagged(listen_id)))
 
     # --- running ---------------------------------------------------------------------------
 
@@ -626,6 +635,40 @@ class Server:
         ex.conn.subscriptions.discard(_uri_param(ex.params))
         return {}
 
+    async def _listen(self, ex: Exchange) -> dict[str, Any]:
+        """A stream of the notifications the client opted in to (2026-07-28), until it cancels
+        or the transport ends it."""
+        if not ex.stateless:
+            raise RpcError(METHOD_NOT_FOUND, "Method not found: subscriptions/listen")
+        wanted = ex.params.get("notifications")
+        if not isinstance(wanted, dict):
+            raise RpcError(INVALID_PARAMS, "Invalid params: notifications must be an object")
+        honoured: dict[str, Any] = {}
+        for flag, feature in _LISTEN_FEATURE.items():
+            if wanted.get(flag) is True and feature in ex.features:
+                honoured[flag] = True
+        uris = wanted.get("resourceSubscriptions")
+        if uris is not None:
+            if not isinstance(uris, list) or not all(isinstance(u, str) for u in uris):
+                raise RpcError(
+                    INVALID_PARAMS, "Invalid params: resourceSubscriptions must be a list of URIs"
+                )
+            known = [u for u in uris if self.resources.exists(u)]
+            if known:
+                honoured["resourceSubscriptions"] = known
+        listen_id = ex.request.id
+        await ex.conn.notify(
+            "notifications/subscriptions/acknowledged",
+            {**_tagged(listen_id), "notifications": honoured},
+            related_to=listen_id,
+        )
+        ex.conn.listens[listen_id] = honoured
+        try:
+            await ex.conn.closing.wait()
+        finally:
+            ex.conn.listens.pop(listen_id, None)
+        return {"_meta": {SUBSCRIPTION_ID: listen_id}}
+
     # --- prompts and completion ------------------------------------------------------------
 
     async def _list_prompts(self, ex: Exchange) -> dict[str, Any]:
@@ -675,6 +718,19 @@ class Server:
             return {}
         ctx = self.context(ex)
         return dict.fromkeys(names, ctx)
+
+
+_LISTEN_FEATURE = {
+    "toolsListChanged": "tools",
+    "promptsListChanged": "prompts",
+    "resourcesListChanged": "resources",
+}
+_LISTEN_FLAG = {feature: flag for flag, feature in _LISTEN_FEATURE.items()}
+
+
+def _tagged(listen_id: Any, **params: Any) -> dict[str, Any]:
+    """Notification params that name the subscriptions/listen stream they belong to."""
+    return {**params, "_meta": {SUBSCRIPTION_ID: listen_id}}
 
 
 _TARGET_OF = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}

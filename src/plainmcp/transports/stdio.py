@@ -163,7 +163,9 @@ async def _serve_connection(
             async for batch in receive_lines:
                 for line in batch:
                     await conn.receive(line)
-        # stdin is closed: the requests already read still get their answers.
+        # stdin is closed: the requests already read still get their answers, and listen
+        # streams end gracefully.
+        conn.closing.set()
         while conn.busy:
             await anyio.sleep(0.01)
         tasks.cancel_scope.cancel()
