@@ -297,3 +297,42 @@ async def test_prompts_can_ask_too() -> None:
         assert done["messages"] == [
             {"role": "user", "content": {"type": "text", "text": "Tell me about tides"}}
         ]
+
+
+async def test_resource_reads_can_ask_too() -> None:
+    app = make_server()
+
+    @app.resource("vault://{name}")
+    async def vault(name: str, ctx: Context) -> str:
+        answer = await ctx.elicit(
+            "PIN?", {"type": "object", "properties": {"pin": {"type": "string"}}}
+        )
+        assert answer.content is not None
+        return f"{name} opened with {answer.content['pin']}"
+
+    async with Session(app, revision_hint="2026-07-28") as s:
+        params = {"uri": "vault://gold", "_meta": meta(ELICIT)}
+        first = await s.result("resources/read", params)
+        assert first["resultType"] == "input_required"
+        assert "ttlMs" not in first
+        done = await s.result(
+            "resources/read",
+            {
+                **params,
+                "requestState": first["requestState"],
+                "inputResponses": {"elicitation-1": accept(pin="1234")},
+            },
+        )
+        assert done["contents"] == [
+            {"uri": "vault://gold", "mimeType": "text/plain", "text": "gold opened with 1234"}
+        ]
+        assert (done["resultType"], done["ttlMs"], done["cacheScope"]) == ("complete", 0, "public")
+        # The state is bound to the resource it was issued for.
+        other = await s.request(
+            "resources/read",
+            {"uri": "vault://silver", "_meta": meta(ELICIT), "requestState": first["requestState"]},
+        )
+        assert other["error"] == {
+            "code": -32602,
+            "message": "Invalid requestState: it was issued for another resource",
+        }

@@ -596,3 +596,31 @@ def test_closed_connection_is_forgotten() -> None:
     app.add_tool(lambda: "ok", name="late")
     assert "late" in app.tools
     assert sent == []
+
+
+async def test_a_stateless_request_in_a_batch_is_refused() -> None:
+    async with Session(make_server(), revision_hint="2025-03-26") as s:
+        await s.initialize("2025-03-26")
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        await s.send(
+            [
+                {"jsonrpc": "2.0", "id": 11, "method": "tools/list", "params": {"_meta": meta}},
+                {"jsonrpc": "2.0", "id": 12, "method": "ping"},
+            ]
+        )
+        batch = await s.next_message()
+        assert sorted(batch, key=lambda m: m["id"]) == [
+            {
+                "jsonrpc": "2.0",
+                "id": 11,
+                "error": {
+                    "code": -32600,
+                    "message": "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC"
+                    " batch",
+                },
+            },
+            {"jsonrpc": "2.0", "id": 12, "result": {}},
+        ]

@@ -27,6 +27,7 @@ from plainmcp.wire.jsonrpc import (
     Response,
     RpcError,
 )
+from plainmcp.wire.meta import PROTOCOL_VERSION
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
@@ -278,12 +279,10 @@ class Connection:
         async with anyio.create_task_group() as group:
             for message in messages:
                 if isinstance(message, Request):
-                    if message.method == "initialize":
+                    refusal = _unbatchable(message)
+                    if refusal is not None:
                         replies.append(
-                            jsonrpc.error_message(
-                                message.id,
-                                RpcError(INVALID_REQUEST, "initialize must not be batched"),
-                            )
+                            jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, refusal))
                         )
                     else:
                         group.start_soon(serve, message)
@@ -295,6 +294,16 @@ class Connection:
                         replies.append(error)
         if replies:
             await self.send(jsonrpc.encode(replies))
+
+
+def _unbatchable(request: Request) -> str | None:
+    """Why a request may not travel in a batch: initialize never, and 2026-07-28 has no batches."""
+    if request.method == "initialize":
+        return "initialize must not be batched"
+    meta = request.params.get("_meta")
+    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+        return "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC batch"
+    return None
 
 
 class _Answer:
