@@ -279,10 +279,10 @@ class Connection:
         async with anyio.create_task_group() as group:
             for message in messages:
                 if isinstance(message, Request):
-                    refusal = _unbatchable(message)
-                    if refusal is not None:
+                    why = _unbatchable(message)
+                    if why is not None:
                         replies.append(
-                            jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, refusal))
+                            jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
                         )
                     else:
                         group.start_soon(serve, message)
