@@ -250,3 +250,24 @@ def test_cancelling_a_stateless_call_over_stdio(proc: EraProc) -> None:
     started = time.monotonic()
     ends_cleanly(proc)
     assert time.monotonic() - started < TIMEOUT
+
+
+def test_listen_stream_then_eof_ends_it_gracefully(proc: EraProc) -> None:
+    """subscriptions/listen over stdio: acknowledged first; when stdin closes the stream is
+    answered with its result (a graceful end), then the process exits 0."""
+    sub = "io.modelcontextprotocol/subscriptionId"
+    proc.start(
+        "subscriptions/listen",
+        {"_meta": meta(), "notifications": {"toolsListChanged": True}},
+        id="listen-1",
+    )
+    ack = proc.wait_for(lambda m: m.get("method") == "notifications/subscriptions/acknowledged")
+    assert ack["params"] == {
+        "_meta": {sub: "listen-1"},
+        "notifications": {"toolsListChanged": True},
+    }
+    proc.close_stdin()
+    reply = proc.response("listen-1")
+    assert reply["result"]["resultType"] == "complete"
+    assert reply["result"]["_meta"][sub] == "listen-1"
+    assert proc.wait() == 0
