@@ -233,12 +233,12 @@ async def test_discover_names_every_version_and_the_stateless_capabilities() -> 
         "result": {
             "resultType": "complete",
             "supportedVersions": ALL_VERSIONS,
-            # no listChanged, no subscribe: 2026-07-28 has no session to announce changes to
+            # changes are announced: a 2026-07-28 client hears them through subscriptions/listen
             "capabilities": {
                 "logging": {},
-                "tools": {},
-                "resources": {},
-                "prompts": {},
+                "tools": {"listChanged": True},
+                "resources": {"subscribe": True, "listChanged": True},
+                "prompts": {"listChanged": True},
                 "completions": {},
             },
             "instructions": "Prefer get_weather for forecasts.",
@@ -251,8 +251,9 @@ async def test_discover_names_every_version_and_the_stateless_capabilities() -> 
 
 async def test_the_official_discover_request_gets_the_official_result_shape() -> None:
     """DiscoverRequest/server-discover-request.json sent verbatim; the answer has exactly the
-    fields of DiscoverResult/server-capabilities-discovery.json. Two differences, both by
-    design: every version this dual-era server speaks is listed, and `logging` is offered."""
+    fields of DiscoverResult/server-capabilities-discovery.json. Three differences, all by
+    design: every version this dual-era server speaks is listed, `logging` is offered, and list
+    changes and resource updates are announced (subscriptions/listen delivers them)."""
     expected = example("DiscoverResult/server-capabilities-discovery")
     app = Server(
         "ExampleServer", version="1.0.0", instructions=expected["instructions"], list_ttl_ms=3600000
@@ -264,7 +265,11 @@ async def test_the_official_discover_request_gets_the_official_result_shape() ->
         await s.send(request)
         reply = await s.response("discover-1")
     expected["supportedVersions"] = ALL_VERSIONS
-    expected["capabilities"] = {"logging": {}, **expected["capabilities"]}
+    expected["capabilities"] = {
+        "logging": {},
+        "tools": {"listChanged": True},
+        "resources": {"subscribe": True, "listChanged": True},
+    }
     assert reply == {"jsonrpc": "2.0", "id": "discover-1", "result": expected}
 
 

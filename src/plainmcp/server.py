@@ -505,15 +505,14 @@ class Server:
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What this server offers, as initialize announces it."""
-        # Where changes cannot be announced yet (2026-07-28 has no session), none are promised.
-        announced = rev.session_notifications
-        changes = {"listChanged": True} if announced else {}
-        offered: dict[str, Any] = {"logging": {}, "tools": dict(changes)}
+        # Changes reach a handshake session directly, a 2026-07-28 client through
+        # subscriptions/listen; either way they are announced.
+        offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
         if len(self.resources) or self.payload_limits.offload:
             # Offloaded payloads are read back through resources/read.
-            offered["resources"] = {"subscribe": True, **changes} if announced else {}
+            offered["resources"] = {"subscribe": True, "listChanged": True}
         if len(self.prompts):
-            offered["prompts"] = dict(changes)
+            offered["prompts"] = {"listChanged": True}
         if rev.completions_capability and (len(self.prompts) or self.resources.templates):
             offered["completions"] = {}
         return offered

@@ -87,7 +87,11 @@ def test_a_stateless_process_discovers_lists_and_calls(proc: EraProc) -> None:
     assert proc.modern_result("server/discover") == {
         "resultType": "complete",
         "supportedVersions": ALL_VERSIONS,
-        "capabilities": {"logging": {}, "tools": {}, "resources": {}},
+        "capabilities": {
+            "logging": {},
+            "tools": {"listChanged": True},
+            "resources": {"subscribe": True, "listChanged": True},
+        },
         "instructions": "Test server.",
         "ttlMs": 60000,
         "cacheScope": "public",

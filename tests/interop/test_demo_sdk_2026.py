@@ -113,7 +113,11 @@ async def test_protocol_version_and_discover(modern: Client) -> None:
     assert discovered == {
         "supportedVersions": [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
         # resources: offloaded payloads (on by default) are read back through resources/read.
-        "capabilities": {"logging": {}, "tools": {}, "resources": {}},
+        "capabilities": {
+            "logging": {},
+            "tools": {"listChanged": True},
+            "resources": {"subscribe": True, "listChanged": True},
+        },
         "resultType": "complete",
         "ttlMs": 60000,
         "cacheScope": "public",
