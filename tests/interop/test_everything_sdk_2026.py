@@ -42,7 +42,17 @@ from mcp.types import (
     TextContent,
 )
 
-from tests.interop.conftest import ROOT, check_png, check_wav
+from tests.interop.conftest import check_png, check_wav
+from tests.interop.test_everything_sdk import (
+    EVERYTHING,
+    JSON_SCHEMA_2020_12,
+    LOGS,
+    PROMPT_NAMES,
+    SAMPLED_TEXT,
+    TOOL_NAMES,
+    USER,
+    eventually,
+)
 
 pytestmark = [
     pytest.mark.anyio,
@@ -50,46 +60,12 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning"),
 ]
 
-EVERYTHING = ROOT / "examples" / "everything_server.py"
 MODERN = "2026-07-28"
 MODES = [MODERN, "auto"]
 SERVER_INFO = {"name": "plainmcp-everything", "version": "0.1.0"}
 SERVER_META = {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
 LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 
-TOOL_NAMES = [
-    "test_simple_text",
-    "test_image_content",
-    "test_audio_content",
-    "test_embedded_resource",
-    "test_multiple_content_types",
-    "test_error_handling",
-    "test_tool_with_logging",
-    "test_tool_with_progress",
-    "test_sampling",
-    "test_elicitation",
-    "test_elicitation_sep1034_defaults",
-    "test_elicitation_sep1330_enums",
-    "json_schema_2020_12_tool",
-]
-PROMPT_NAMES = [
-    "test_simple_prompt",
-    "test_prompt_with_arguments",
-    "test_prompt_with_embedded_resource",
-    "test_prompt_with_image",
-]
-JSON_SCHEMA_2020_12 = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "$defs": {
-        "address": {
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        }
-    },
-    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
-    "additionalProperties": False,
-}
 USER_INFO_SCHEMA = {
     "type": "object",
     "properties": {
@@ -98,13 +74,6 @@ USER_INFO_SCHEMA = {
     },
     "required": ["username", "email"],
 }
-SAMPLED_TEXT = "This is a test response from the client"
-USER = {"username": "testuser", "email": "test@example.com"}
-LOGS = [
-    {"level": "info", "data": "Tool execution started"},
-    {"level": "info", "data": "Tool processing data"},
-    {"level": "info", "data": "Tool execution completed"},
-]
 NOT_DECLARED = "the client did not declare the '{0}' capability, so {1} cannot be sent to it"
 
 
@@ -208,14 +177,6 @@ def complete(**fields: Any) -> dict[str, Any]:
 
 def text_result(text: str, *, is_error: bool = False) -> dict[str, Any]:
     return complete(content=[{"type": "text", "text": text}], isError=is_error)
-
-
-async def eventually(check: Callable[[], bool], what: str, timeout: float = 3.0) -> None:
-    """Wait until `check()` holds: SDK callbacks may run just after the call's result arrives."""
-    with anyio.move_on_after(timeout):
-        while not check():
-            await anyio.sleep(0.01)
-    assert check(), f"timed out waiting for {what}"
 
 
 def log_level(level: str) -> RequestParamsMeta:
