@@ -336,3 +336,18 @@ async def test_resource_reads_can_ask_too() -> None:
             "code": -32602,
             "message": "Invalid requestState: it was issued for another resource",
         }
+
+
+async def test_prompts_and_resources_answer_32021_too() -> None:
+    app = make_server()
+
+    @app.resource("needs://roots")
+    async def needs(ctx: Context) -> str:
+        return str(await ctx.list_roots())
+
+    async with Session(app, revision_hint="2026-07-28") as s:
+        prompt = await s.request("prompts/get", {"name": "intro", "_meta": meta({})})
+        read = await s.request("resources/read", {"uri": "needs://roots", "_meta": meta({})})
+    assert prompt["error"]["code"] == read["error"]["code"] == -32021
+    assert prompt["error"]["data"] == {"requiredCapabilities": {"elicitation": {}}}
+    assert read["error"]["data"] == {"requiredCapabilities": {"roots": {}}}

@@ -32,7 +32,7 @@ from pydantic.fields import FieldInfo
 
 from plainmcp.completion import Completer, completer_for
 from plainmcp.content import ContentBlock, Icon, Role, Text
-from plainmcp.context import context_params
+from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.tools import check_name
 from plainmcp.wire import cursor as cursors
@@ -487,6 +487,10 @@ class Prompts:
                     value = await value
         except PromptError as exc:
             raise RpcError(exc.code, exc.message) from None
+        except ClientCapabilityError as exc:
+            if exc.required is not None:
+                raise  # stateless: the server answers -32021
+            raise _unexpected(prompt.name, exc, mask_errors) from None
         except Exception as exc:
             raise _unexpected(prompt.name, exc, mask_errors) from None
         try:

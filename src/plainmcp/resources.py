@@ -29,7 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from plainmcp import encoding, mime
 from plainmcp.content import Annotations, Audio, EmbeddedResource, Icon, Image, Text
-from plainmcp.context import context_params
+from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.options import ResultOptions
 from plainmcp.wire.cursor import page as cursor_page
@@ -531,6 +531,11 @@ class Resources:
             raise
         except FileNotFoundError:
             raise ResourceNotFound(uri) from None
+        except ClientCapabilityError as exc:
+            if exc.required is not None:
+                raise  # stateless: the server answers -32021
+            log.error("reading resource %r failed", uri, exc_info=exc)
+            raise RpcError(INTERNAL_ERROR, f"Internal error while reading {uri}") from None
         except Exception as exc:
             log.error("reading resource %r failed", uri, exc_info=exc)
             raise RpcError(INTERNAL_ERROR, f"Internal error while reading {uri}") from None
