@@ -30,7 +30,6 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
-    CreateMessageResult,
     ElicitResult,
     ErrorData,
     InputRequiredResult,
@@ -39,7 +38,6 @@ from mcp.types import (
     PromptReference,
     RequestParamsMeta,
     ResourceTemplateReference,
-    TextContent,
 )
 
 from tests.interop.conftest import check_png, check_wav
@@ -53,6 +51,7 @@ from tests.interop.test_everything_sdk import (
     USER,
     eventually,
 )
+from tests.interop.test_everything_sdk import Peer as LegacyPeer
 
 pytestmark = [
     pytest.mark.anyio,
@@ -81,50 +80,13 @@ NOT_DECLARED = "the client did not declare the '{0}' capability, so {1} cannot b
 
 
 @dataclass
-class Peer:
-    """What the client received, and how its callbacks answer the server's input requests."""
+class Peer(LegacyPeer):
+    """The legacy tests' peer; here every elicitation is answered (accept, unless a test says
+    otherwise), since an input-required round cannot be left waiting."""
 
-    logs: list[dict[str, Any]] = field(default_factory=list)
-    progress: list[tuple[float, float | None, str | None]] = field(default_factory=list)
-    notifications: list[Any] = field(default_factory=list)
-    sampling: list[dict[str, Any]] = field(default_factory=list)
-    elicitations: list[dict[str, Any]] = field(default_factory=list)
-    elicit_answer: ElicitResult | ErrorData = field(
+    elicit_answer: ElicitResult | ErrorData | None = field(
         default_factory=lambda: ElicitResult(action="accept", content=dict(USER))
     )
-
-    def reset(self) -> None:
-        for seen in (
-            self.logs,
-            self.progress,
-            self.notifications,
-            self.sampling,
-            self.elicitations,
-        ):
-            seen.clear()
-        self.elicit_answer = ElicitResult(action="accept", content=dict(USER))
-
-    async def on_log(self, params: LoggingMessageNotificationParams) -> None:
-        self.logs.append(params.model_dump(mode="json", by_alias=True, exclude_unset=True))
-
-    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        self.progress.append((progress, total, message))
-
-    async def on_message(self, message: Any) -> None:
-        self.notifications.append(message)
-
-    async def on_sampling(self, context: Any, params: Any) -> CreateMessageResult:
-        self.sampling.append(params.model_dump(mode="json", by_alias=True, exclude_unset=True))
-        return CreateMessageResult(
-            role="assistant",
-            content=TextContent(type="text", text=SAMPLED_TEXT),
-            model="test-model",
-            stop_reason="endTurn",
-        )
-
-    async def on_elicitation(self, context: Any, params: Any) -> ElicitResult | ErrorData:
-        self.elicitations.append(params.model_dump(mode="json", by_alias=True, exclude_unset=True))
-        return self.elicit_answer
 
 
 def _params() -> StdioServerParameters:
