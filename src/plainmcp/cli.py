@@ -314,7 +314,8 @@ def _connect_and_run(target: str, protocol: str, body: Callable[[Client], Any]) 
 def cmd_run(args: argparse.Namespace) -> int:
     from plainmcp.transports.stdio import claim_stdout
 
-    claim_stdout()  # before the user's module is imported: its prints go to stderr
+    if not args.http:
+        claim_stdout()  # before the user's module is imported: its prints go to stderr
     try:
         server = load_server(args.target)
     except UsageError:
@@ -323,7 +324,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         traceback.print_exc()
         print(f"plainmcp: importing {args.target} failed (see above)", file=sys.stderr)
         return 1
-    server.run()
+    if args.http:
+        print(f"plainmcp: serving http://{args.host}:{args.port}{args.path}", file=sys.stderr)
+        server.run("http", host=args.host, port=args.port, path=args.path)
+    else:
+        server.run()
     return 0
 
 
@@ -515,8 +520,12 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"protocol revision to ask for (default {LATEST_HANDSHAKE})",
         )
 
-    p = commands.add_parser("run", help="serve a server over stdio")
+    p = commands.add_parser("run", help="serve a server over stdio (or Streamable HTTP)")
     p.add_argument("target", metavar="FILE[:OBJECT]", help=target_help)
+    p.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
     p.set_defaults(func=cmd_run)
 
     p = commands.add_parser("list", help="list a server's tools and their parameters")

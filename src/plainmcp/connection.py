@@ -6,6 +6,7 @@ and the order of replies. Transports feed it lines with `receive()` and give it 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -45,9 +46,19 @@ def _start_soon(tasks: anyio.abc.TaskGroup, send: Send, data: bytes) -> None:
 class Connection:
     """One client session over one transport: its revision, and the requests in flight."""
 
-    def __init__(self, server: Server, send: Send) -> None:
+    def __init__(
+        self, server: Server, send: Send, *, push: Callable[[bytes], None] | None = None
+    ) -> None:
         self.server = server
         self.send = send
+        """Where replies and unrelated messages go."""
+        self._push = push
+        """A non-blocking `send` (HTTP streams have unbounded buffers): lets post() deliver
+        without a task group."""
+        self._streams: dict[RequestId, Send] = {}
+        """Per-request streams (HTTP): a request's own messages and reply go there."""
+        self.principal: Any = None
+        """Who the transport authenticated (HTTP bearer auth); None when nobody was."""
         self.revision: Revision | None = None
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
@@ -62,7 +73,6 @@ class Connection:
         """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured."""
         self.closing = anyio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        """Resource URIs this client subscribed to (resources/subscribe)."""
         self.log_level: str | None = None
         """The minimum level the client asked for with logging/setLevel (None: not asked)."""
         self._asked: dict[RequestId, _Answer] = {}
@@ -71,8 +81,8 @@ class Connection:
         self._token: anyio.lowlevel.EventLoopToken | None = None
         self._loop_thread: int | None = None
 
-    def bind(self, tasks: anyio.abc.TaskGroup) -> None:
-        """Attach the task group that runs this connection's requests."""
+    def bind(self, tasks: anyio.abc.TaskGroup | None = None) -> None:
+        """Attach the event loop (and the task group that runs `receive()`'s requests)."""
         self._tasks = tasks
         self._token = anyio.lowlevel.current_token()
         self._loop_thread = threading.get_ident()
@@ -80,10 +90,20 @@ class Connection:
     def close(self) -> None:
         """The transport is done: forget this connection so nothing more is posted to it."""
         self._tasks = None
+        self._push = None
         self.server._connections.discard(self)
 
     def post(self, message: dict[str, Any]) -> None:
         """Send a server-initiated message from any thread, without waiting."""
+        push = self._push
+        if push is not None:
+            data = jsonrpc.encode(message)
+            if threading.get_ident() == self._loop_thread:
+                push(data)
+            elif self._token is not None:
+                with contextlib.suppress(RuntimeError):
+                    anyio.from_thread.run_sync(push, data, token=self._token)
+            return
         tasks = self._tasks
         if tasks is None:
             return
@@ -157,18 +177,22 @@ class Connection:
             else:
                 log.warning("dropped a malformed notification: %s", message.error.message)
         elif isinstance(message, Response):
-            answer = self._asked.pop(message.id, None)
-            if answer is None:
-                log.warning("ignored a response to unknown request %r", message.id)
-            else:
-                answer.deliver(message)
+            self.accept(message)
 
     async def notify(
         self, method: str, params: dict[str, Any], *, related_to: RequestId | None = None
     ) -> None:
         """Send a notification; `related_to` names the request it belongs to (for transports
         that keep one stream per request)."""
-        await self.send(jsonrpc.encode(jsonrpc.notification_message(method, params)))
+        message = jsonrpc.encode(jsonrpc.notification_message(method, params))
+        await self._send_for(related_to)(message)
+
+    def _send_for(self, related_to: RequestId | None) -> Send:
+        if related_to is not None:
+            stream = self._streams.get(related_to)
+            if stream is not None:
+                return stream
+        return self.send
 
     async def ask(
         self,
@@ -187,8 +211,9 @@ class Connection:
         request_id: RequestId = f"plainmcp-{self._next_ask}"
         answer = _Answer()
         self._asked[request_id] = answer
+        send = self._send_for(related_to)
         try:
-            await self.send(jsonrpc.encode(jsonrpc.request_message(request_id, method, params)))
+            await send(jsonrpc.encode(jsonrpc.request_message(request_id, method, params)))
             with anyio.fail_after(timeout):
                 response = await answer.wait()
         except BaseException as exc:
@@ -196,7 +221,9 @@ class Connection:
                 reason = "timed out" if isinstance(exc, TimeoutError) else "cancelled"
                 with anyio.CancelScope(shield=True):
                     await self.notify(
-                        "notifications/cancelled", {"requestId": request_id, "reason": reason}
+                        "notifications/cancelled",
+                        {"requestId": request_id, "reason": reason},
+                        related_to=related_to,
                     )
             if isinstance(exc, TimeoutError):
                 raise TimeoutError(
@@ -232,6 +259,37 @@ class Connection:
                 await self.send(jsonrpc.encode(reply))
         finally:
             self._active -= 1
+
+    def in_use(self, request_id: RequestId) -> bool:
+        """A request with this id is still running on this connection."""
+        return request_id in self._running
+
+    async def serve_request(self, request: Request, stream: Send) -> dict[str, Any] | None:
+        """Serve one request in the caller's task (HTTP: one POST); the messages it causes go
+        to `stream`. Returns the reply, or None when the request was cancelled."""
+        scope = anyio.CancelScope()
+        self._running[request.id] = scope
+        self._streams[request.id] = stream
+        self._active += 1
+        try:
+            with scope:
+                return await self.server.dispatch(self, request)
+            return None
+        finally:
+            self._running.pop(request.id, None)
+            self._streams.pop(request.id, None)
+            self._active -= 1
+
+    def accept(self, message: Message) -> None:
+        """A notification or a response from the client (HTTP delivers these one POST each)."""
+        if isinstance(message, Notification):
+            self._notified(message)
+        elif isinstance(message, Response):
+            answer = self._asked.pop(message.id, None)
+            if answer is None:
+                log.warning("ignored a response to unknown request %r", message.id)
+            else:
+                answer.deliver(message)
 
     def _notified(self, message: Notification) -> None:
         if message.method == "notifications/initialized":

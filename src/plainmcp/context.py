@@ -17,12 +17,12 @@ import anyio
 
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import RequestId, RpcError
+from plainmcp.wire.meta import LOG_LEVELS
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
-LOG_LEVELS: tuple[str, ...] = typing.get_args(LogLevel)
 
 
 class ClientCapabilityError(RuntimeError):
@@ -119,6 +119,12 @@ class Context:
     @property
     def client_capabilities(self) -> Mapping[str, Any]:
         return self._ex.client_capabilities
+
+    @property
+    def principal(self) -> Any:
+        """Who the HTTP transport authenticated for this request (what the bearer-token
+        verifier returned); None on stdio and when no auth is configured."""
+        return self._ex.principal
 
     @property
     def cancelled(self) -> bool:

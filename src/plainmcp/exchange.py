@@ -33,6 +33,8 @@ class Exchange:
     answers: Mapping[str, Any] = field(default_factory=dict)
     """2026-07-28: the client's answers to input requests so far (from requestState and this
     retry's inputResponses), by input key."""
+    principal: Any = None
+    """Who the transport authenticated (HTTP bearer auth), or None."""
 
     @property
     def params(self) -> dict[str, Any]:

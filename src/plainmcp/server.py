@@ -10,7 +10,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import anyio
 
@@ -19,7 +19,6 @@ from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
 from plainmcp.context import (
-    LOG_LEVELS,
     ClientCapabilityError,
     Context,
     InputRequired,
@@ -41,6 +40,7 @@ from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import jsonrpc, render
 from plainmcp.wire.cursor import page
+from plainmcp.wire.envelope import stateless_revision
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -53,13 +53,16 @@ from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
     CLIENT_INFO,
     LOG_LEVEL,
+    LOG_LEVELS,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     PROTOCOL_VERSION,
     SUBSCRIPTION_ID,
-    UNSUPPORTED_PROTOCOL_VERSION,
 )
 from plainmcp.wire.request_state import StateError, StateSigner
-from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision, negotiate
+from plainmcp.wire.revisions import REVISIONS, Revision, negotiate
+
+if TYPE_CHECKING:
+    from plainmcp.transports.http.app import HttpApp
 
 log = logging.getLogger("plainmcp")
 
@@ -297,17 +300,40 @@ class Server:
 
     # --- running ---------------------------------------------------------------------------
 
-    def run(self, transport: Literal["stdio"] = "stdio") -> None:
-        """Serve until the client goes away (stdio: until stdin closes)."""
-        if transport != "stdio":
-            raise ValueError(f"unknown transport {transport!r}")
-        from plainmcp.transports import stdio
+    def run(
+        self,
+        transport: Literal["stdio", "http"] = "stdio",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        **http_options: Any,
+    ) -> None:
+        """Serve until the client goes away (stdio: until stdin closes), or serve Streamable
+        HTTP on host:port with uvicorn (`pip install plainmcp[http]`) until interrupted."""
+        if transport == "stdio":
+            from plainmcp.transports import stdio
 
-        stdio.run(self)
+            stdio.run(self)
+        elif transport == "http":
+            from plainmcp.transports.http.serve import serve_http
 
-    def connect(self, send: Send) -> Connection:
+            serve_http(self.http_app(**http_options), host=host, port=port)
+        else:
+            raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
+
+    def http_app(self, path: str = "/mcp", **options: Any) -> HttpApp:
+        """The Streamable HTTP endpoint as an ASGI app, to serve or mount in Starlette/FastAPI.
+
+        Options: allowed_hosts, allowed_origins, max_body_bytes, session_idle_timeout,
+        max_sessions, keepalive_interval, auth (docs/http.md).
+        """
+        from plainmcp.transports.http.app import HttpApp
+
+        return HttpApp(self, path=path, **options)
+
+    def connect(self, send: Send, *, push: Callable[[bytes], None] | None = None) -> Connection:
         """A new client connection whose replies go to `send` (used by transports)."""
-        conn = Connection(self, send)
+        conn = Connection(self, send, push=push)
         self._connections.add(conn)
         return conn
 
@@ -370,50 +396,26 @@ class Server:
             client_info=conn.client_info,
             client_capabilities=conn.client_capabilities,
             features=conn.features,
+            principal=conn.principal,
         )
 
     def _stateless_exchange(
         self, conn: Connection, request: Request, meta: dict[str, Any]
     ) -> Exchange:
-        version = meta[PROTOCOL_VERSION]
-        if not isinstance(version, str):
-            raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")
-        rev = REVISIONS.get(version)
-        if rev is None or rev.handshake:
-            raise RpcError(
-                UNSUPPORTED_PROTOCOL_VERSION,
-                f"Unsupported protocol version: {version}",
-                {"supported": list(STATELESS_VERSIONS), "requested": version},
-            )
-        capabilities = meta.get(CLIENT_CAPABILITIES)
-        if not isinstance(capabilities, dict):
-            raise RpcError(
-                INVALID_PARAMS,
-                f"Invalid params: _meta must carry {CLIENT_CAPABILITIES} (an object)",
-            )
+        rev = stateless_revision(request.method, request.params)
         client_info = meta.get(CLIENT_INFO)
         level = meta.get(LOG_LEVEL)
-        if level is not None and level not in LOG_LEVELS:
-            raise RpcError(
-                INVALID_PARAMS,
-                f"Invalid params: {LOG_LEVEL} must be one of {', '.join(LOG_LEVELS)}",
-            )
-        if request.method in rev.removed_methods:
-            raise RpcError(
-                METHOD_NOT_FOUND,
-                f"Method not found: {request.method} is not part of protocol revision"
-                f" {rev.version}",
-            )
         return Exchange(
             conn=conn,
             request=request,
             revision=rev,
             client_info=client_info if isinstance(client_info, dict) else {},
-            client_capabilities=capabilities,
+            client_capabilities=meta[CLIENT_CAPABILITIES],
             features=frozenset(self.capabilities(rev)),
             stateless=True,
             request_log_level=level,
             answers=self._answers(request),
+            principal=conn.principal,
         )
 
     def _answers(self, request: Request) -> dict[str, Any]:

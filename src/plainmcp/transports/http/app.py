@@ -1,0 +1,698 @@
+"""The Streamable HTTP endpoint as an ASGI application (served by uvicorn, or mounted).
+
+One endpoint serves both eras:
+- 2026-07-28 requests (their `_meta` names the version) are served on their own, each POST with
+  its own Connection, so nothing outlives the request and any process can answer any request.
+- Handshake-era clients get a session on `initialize` (`Mcp-Session-Id`), POST their messages
+  to it, may open a GET stream for the server's own messages, and end it with DELETE.
+
+A POST's reply is plain JSON when nothing else has to travel with it, and becomes an SSE
+stream as soon as the request sends progress, a log message or a request to the client.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream
+
+from plainmcp.connection import Connection
+from plainmcp.transports.http import rules, sse
+from plainmcp.transports.http.security import (
+    AuthFailure,
+    BearerAuth,
+    OriginPolicy,
+    Principal,
+    authenticate,
+    resource_metadata,
+)
+from plainmcp.transports.http.sessions import Session, Sessions, new_session_id
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.envelope import is_stateless, stateless_revision
+from plainmcp.wire.jsonrpc import (
+    INVALID_REQUEST,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    Response,
+    RpcError,
+)
+from plainmcp.wire.revisions import REVISIONS
+
+log = logging.getLogger("plainmcp")
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+AsgiSend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+PRM_PATH = "/.well-known/oauth-protected-resource"
+_STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class HttpApp:
+    """`app.http_app()`: an ASGI app serving one MCP endpoint (and its auth metadata)."""
+
+    def __init__(
+        self,
+        server: Any,
+        *,
+        path: str = "/mcp",
+        allowed_hosts: list[str] | tuple[str, ...] = (),
+        allowed_origins: list[str] | tuple[str, ...] = (),
+        max_body_bytes: int = 4 * 1024 * 1024,
+        session_idle_timeout: float = 1800.0,
+        max_sessions: int = 10_000,
+        keepalive_interval: float = 15.0,
+        auth: BearerAuth | None = None,
+    ) -> None:
+        self.server = server
+        self.path = "/" + path.strip("/")
+        self.policy = OriginPolicy(allowed_hosts, allowed_origins)
+        if max_body_bytes < 1:
+            raise ValueError("max_body_bytes must be positive")
+        self.max_body_bytes = max_body_bytes
+        self.sessions = Sessions(session_idle_timeout, max_sessions)
+        self.keepalive_interval = keepalive_interval
+        self.auth = auth
+        self._live: set[Connection] = set()
+        """Connections of POSTs in progress (ended at shutdown)."""
+
+    # --- ASGI entry ------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: AsgiSend) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        headers = _headers(scope)
+        path = _route_path(scope)
+        if not self.policy.host_allowed(headers.get("host")):
+            await _plain(send, 421, "Misdirected Request: this Host is not served here")
+            return
+        if not self.policy.origin_allowed(headers.get("origin")):
+            await _plain(send, 403, "Forbidden: this Origin may not use this server")
+            return
+        if self.auth is not None and path.rstrip("/") in (PRM_PATH, PRM_PATH + self.path):
+            await self._resource_metadata(scope, headers, send)
+            return
+        if path.rstrip("/") != self.path:
+            await _plain(send, 404, "Not Found")
+            return
+        principal: Principal | None = None
+        if self.auth is not None:
+            verdict = await authenticate(
+                self.auth, headers.get("authorization"), self._metadata_url(scope, headers)
+            )
+            if isinstance(verdict, AuthFailure):
+                await _json(
+                    send,
+                    verdict.status,
+                    {"error": verdict.error, "error_description": verdict.description},
+                    [(b"www-authenticate", verdict.challenge.encode())],
+                )
+                return
+            principal = verdict
+        method = scope["method"]
+        if method == "POST":
+            await self._post(headers, principal, receive, send)
+        elif method == "GET":
+            await self._get(headers, principal, receive, send)
+        elif method == "DELETE":
+            await self._delete(headers, principal, send)
+        else:
+            await _plain(send, 405, "Method Not Allowed", [(b"allow", b"GET, POST, DELETE")])
+
+    async def _lifespan(self, receive: Receive, send: AsgiSend) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.shutdown()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def shutdown(self) -> None:
+        """End every session and open stream: listen streams answer, GET streams close."""
+        for session in self.sessions:
+            self.sessions.end(session)
+        for conn in list(self._live):
+            conn.closing.set()
+
+    # --- POST ------------------------------------------------------------------------------
+
+    async def _post(
+        self, headers: dict[str, str], principal: Principal | None, receive: Receive, send: AsgiSend
+    ) -> None:
+        if not rules.is_json(headers.get("content-type")):
+            await _error(
+                send, 415, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
+            )
+            return
+        if not rules.accepts_post_reply(headers.get("accept")):
+            await _error(
+                send,
+                406,
+                RpcError(
+                    INVALID_REQUEST,
+                    "Not Acceptable: Accept must list application/json and text/event-stream",
+                ),
+            )
+            return
+        body = await _read_body(receive, headers, self.max_body_bytes)
+        if body is None:
+            await _error(
+                send,
+                413,
+                RpcError(
+                    INVALID_REQUEST,
+                    f"Invalid Request: the body exceeds the limit of {self.max_body_bytes} bytes",
+                ),
+            )
+            return
+        parsed = jsonrpc.parse(body)
+        session_id = headers.get("mcp-session-id")
+        version_header = headers.get("mcp-protocol-version")
+        if isinstance(parsed, Request) and (
+            is_stateless(parsed.params)
+            or (session_id is None and _stateless_version(version_header))
+        ):
+            await self._post_stateless(parsed, headers, principal, receive, send)
+            return
+        if isinstance(parsed, Invalid):
+            await _error(send, 400, parsed.error, parsed.id)
+            return
+        if session_id is None and _stateless_version(version_header):
+            # A 2026-07-28 notification or response: nothing to act on over HTTP.
+            if isinstance(parsed, list):
+                await _error(send, 400, _NO_BATCHES)
+            else:
+                await _accepted(send)
+            return
+        if isinstance(parsed, Request) and parsed.method == "initialize":
+            await self._initialize(parsed, principal, receive, send)
+            return
+        session = await self._session(headers, principal, send)
+        if session is None:
+            return
+        messages: list[Message] = list(parsed) if isinstance(parsed, list) else [parsed]
+        await self._post_session(session, messages, isinstance(parsed, list), receive, send)
+
+    async def _post_stateless(
+        self,
+        request: Request,
+        headers: dict[str, str],
+        principal: Principal | None,
+        receive: Receive,
+        send: AsgiSend,
+    ) -> None:
+        # A body without a version is an envelope error (-32602); one with a version is first
+        # compared with the headers (-32020), then checked for support (-32022).
+        problem = None
+        if is_stateless(request.params):
+            problem = rules.stateless_header_error(headers, request, self._mirrored)
+        if problem is None:
+            try:
+                stateless_revision(request.method, request.params)
+            except RpcError as exc:
+                problem = exc
+        if problem is not None:
+            status = 404 if problem.code == jsonrpc.METHOD_NOT_FOUND else 400
+            await _error(send, status, problem, request.id)
+            return
+        outbox = _Outbox()
+        conn = self.server.connect(outbox.send, push=outbox.push)
+        conn.principal = principal
+        conn.bind()
+        self._live.add(conn)
+        try:
+            await self._answer(conn, [request], False, True, [], receive, send, outbox=outbox)
+        finally:
+            self._live.discard(conn)
+            conn.close()
+
+    def _mirrored(self, tool_name: str) -> dict[str, str]:
+        tool = self.server.tools.get(tool_name)
+        return dict(tool.headers) if tool is not None else {}
+
+    async def _initialize(
+        self, request: Request, principal: Principal | None, receive: Receive, send: AsgiSend
+    ) -> None:
+        if self.sessions.full():
+            await _error(
+                send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
+            )
+            return
+        session_id = new_session_id()
+        holder: list[Session] = []
+
+        async def session_send(data: bytes) -> None:
+            if holder:
+                await holder[0].send(data)
+
+        def session_push(data: bytes) -> None:
+            if holder:
+                holder[0].push(data)
+
+        conn = self.server.connect(session_send, push=session_push)
+        conn.principal = principal
+        conn.bind()
+        session = Session(session_id, conn, subject=principal.subject if principal else None)
+        holder.append(session)
+        self.sessions.add(session)
+        header = [(b"mcp-session-id", session_id.encode())]
+
+        def kept(reply: dict[str, Any]) -> bool:
+            if "error" in reply:
+                self.sessions.end(session)
+                return False
+            return True
+
+        await self._answer(conn, [request], False, False, header, receive, send, on_reply=kept)
+
+    async def _session(
+        self, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+    ) -> Session | None:
+        """The request's session, or None after answering 400/404."""
+        session_id = headers.get("mcp-session-id")
+        if session_id is None:
+            await _error(
+                send,
+                400,
+                RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"),
+            )
+            return None
+        problem = rules.session_version_error(headers.get("mcp-protocol-version"))
+        if problem is not None:
+            await _error(send, 400, problem)
+            return None
+        session = self.sessions.get(session_id.strip())
+        if session is None or (
+            session.subject is not None
+            and (principal is None or principal.subject != session.subject)
+        ):
+            await _error(
+                send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again")
+            )
+            return None
+        if principal is not None:
+            session.conn.principal = principal
+        return session
+
+    async def _post_session(
+        self,
+        session: Session,
+        messages: list[Message],
+        batch: bool,
+        receive: Receive,
+        send: AsgiSend,
+    ) -> None:
+        conn = session.conn
+        rev = conn.revision
+        if batch and (rev is None or not rev.batches):
+            version = rev.version if rev else "none negotiated"
+            await _error(
+                send,
+                400,
+                RpcError(
+                    INVALID_REQUEST,
+                    "Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
+                    f" (this session: {version})",
+                ),
+            )
+            return
+        requests: list[Request] = []
+        refusals: list[dict[str, Any]] = []
+        for message in messages:
+            if isinstance(message, Request):
+                if (
+                    message.method == "initialize"
+                    or conn.in_use(message.id)
+                    or any(r.id == message.id for r in requests)
+                ):
+                    why = (
+                        "initialize must be the first request of a session"
+                        if message.method == "initialize"
+                        else f"Invalid Request: id {message.id!r} is in use"
+                    )
+                    refusals.append(
+                        jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
+                    )
+                else:
+                    requests.append(message)
+            elif isinstance(message, Notification | Response):
+                conn.accept(message)
+            elif message.reply:
+                refusals.append(jsonrpc.error_message(message.id, message.error))
+        if not requests and not refusals:
+            await _accepted(send)
+            return
+        if not requests:
+            await _json(send, 400 if not batch else 200, refusals if batch else refusals[0])
+            return
+        await self._answer(conn, requests, batch, False, [], receive, send, extra=refusals)
+
+    # --- answering requests ----------------------------------------------------------------
+
+    async def _answer(
+        self,
+        conn: Connection,
+        requests: list[Request],
+        batch: bool,
+        stateless: bool,
+        headers: list[tuple[bytes, bytes]],
+        receive: Receive,
+        send: AsgiSend,
+        *,
+        on_reply: Callable[[dict[str, Any]], bool] | None = None,
+        extra: list[dict[str, Any]] | None = None,
+        outbox: _Outbox | None = None,
+    ) -> None:
+        """Serve the requests of one POST and write their answers: JSON when only replies come
+        out, an SSE stream as soon as anything else does."""
+        items_send, items = anyio.create_memory_object_stream[tuple[bool, Any]](math.inf)
+
+        def related_now(data: bytes) -> None:
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                items_send.send_nowait((False, data))
+
+        async def related(data: bytes) -> None:
+            related_now(data)
+
+        if outbox is not None:
+            outbox.sink = related_now
+
+        async def serve(request: Request) -> None:
+            reply = await conn.serve_request(request, related)
+            if reply is not None:
+                if on_reply is not None and not on_reply(reply):
+                    headers.clear()
+                items_send.send_nowait((True, reply))
+
+        async def serve_all() -> None:
+            async with items_send, anyio.create_task_group() as group:
+                for request in requests:
+                    group.start_soon(serve, request)
+
+        gone = anyio.Event()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            if stateless:
+                # 2026-07-28: closing the stream cancels the request.
+                for request in requests:
+                    scope = conn.cancel_scope(request.id)
+                    if scope is not None:
+                        scope.cancel()
+
+        writer = _Writer(send, gone, headers, self.keepalive_interval)
+        async with anyio.create_task_group() as group:
+            group.start_soon(serve_all)
+            group.start_soon(watch)
+            replies: list[dict[str, Any]] = list(extra or [])
+            async with items:
+                async for is_reply, item in items:
+                    if writer.streaming:
+                        await writer.event(jsonrpc.encode(item) if is_reply else item)
+                    elif is_reply:
+                        replies.append(item)
+                    else:
+                        await writer.start_stream(group)
+                        for reply in replies:
+                            await writer.event(jsonrpc.encode(reply))
+                        await writer.event(item)
+            if writer.streaming:
+                await writer.finish()
+            elif replies:
+                body: Any = replies if batch else replies[0]
+                status = 200 if batch else rules.status_for(replies[0], stateless=stateless)
+                await writer.json(status, body)
+            else:
+                await writer.json(202, None)
+            group.cancel_scope.cancel()
+
+    # --- GET and DELETE --------------------------------------------------------------------
+
+    async def _get(
+        self, headers: dict[str, str], principal: Principal | None, receive: Receive, send: AsgiSend
+    ) -> None:
+        if _stateless_version(headers.get("mcp-protocol-version")):
+            await _plain(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
+            return
+        if not rules.accepts_stream(headers.get("accept")):
+            await _error(
+                send,
+                406,
+                RpcError(INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"),
+            )
+            return
+        session = await self._session(headers, principal, send)
+        if session is None:
+            return
+        if session.stream is not None:
+            await _error(
+                send,
+                409,
+                RpcError(INVALID_REQUEST, "Conflict: this session's stream is already open"),
+            )
+            return
+        stream = session.open_stream()
+        gone = anyio.Event()
+        writer = _Writer(send, gone, [], self.keepalive_interval)
+        try:
+            async with anyio.create_task_group() as group:
+
+                async def watch() -> None:
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    gone.set()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(watch)
+                await writer.start_stream(group)
+                await _pump(stream, writer)
+                await writer.finish()
+                group.cancel_scope.cancel()
+        finally:
+            session.close_stream()
+
+    async def _delete(
+        self, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+    ) -> None:
+        if _stateless_version(headers.get("mcp-protocol-version")):
+            await _plain(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
+            return
+        session = await self._session(headers, principal, send)
+        if session is None:
+            return
+        self.sessions.end(session)
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    # --- auth metadata ---------------------------------------------------------------------
+
+    def _metadata_url(self, scope: Scope, headers: dict[str, str]) -> str:
+        return f"{_origin(scope, headers)}{PRM_PATH}{self.path}"
+
+    async def _resource_metadata(
+        self, scope: Scope, headers: dict[str, str], send: AsgiSend
+    ) -> None:
+        assert self.auth is not None
+        if scope["method"] != "GET":
+            await _plain(send, 405, "Method Not Allowed", [(b"allow", b"GET")])
+            return
+        resource = f"{_origin(scope, headers)}{self.path}"
+        await _json(send, 200, resource_metadata(self.auth, resource))
+
+
+_NO_BATCHES = RpcError(INVALID_REQUEST, "Invalid Request: 2026-07-28 has no JSON-RPC batches")
+_ALLOW_POST = [(b"allow", b"POST")]
+
+
+class _Outbox:
+    """Where a stateless POST's own Connection sends what is not tied to a request: the
+    notifications of its subscriptions/listen stream. They join that POST's stream."""
+
+    def __init__(self) -> None:
+        self.sink: Callable[[bytes], None] | None = None
+
+    async def send(self, data: bytes) -> None:
+        self.push(data)
+
+    def push(self, data: bytes) -> None:
+        if self.sink is not None:
+            self.sink(data)
+
+
+async def _pump(stream: MemoryObjectReceiveStream[bytes], writer: _Writer) -> None:
+    async with stream:
+        async for data in stream:
+            await writer.event(data)
+
+
+class _Writer:
+    """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments."""
+
+    def __init__(
+        self,
+        send: AsgiSend,
+        gone: anyio.Event,
+        headers: list[tuple[bytes, bytes]],
+        keepalive: float,
+    ) -> None:
+        self._send = send
+        self._gone = gone
+        self._headers = headers
+        self._keepalive = keepalive
+        self._lock = anyio.Lock()
+        self.streaming = False
+
+    async def _write(self, message: MutableMapping[str, Any]) -> None:
+        if self._gone.is_set():
+            return
+        try:
+            await self._send(message)
+        except OSError:
+            self._gone.set()
+
+    async def json(self, status: int, body: Any) -> None:
+        data = b"" if body is None else jsonrpc.encode(body)
+        headers = [(b"content-type", b"application/json"), *self._headers] if data else []
+        headers.append((b"content-length", str(len(data)).encode()))
+        await self._write({"type": "http.response.start", "status": status, "headers": headers})
+        await self._write({"type": "http.response.body", "body": data})
+
+    async def start_stream(self, group: anyio.abc.TaskGroup) -> None:
+        self.streaming = True
+        await self._write(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*_STREAM_HEADERS, *self._headers],
+            }
+        )
+        group.start_soon(self._keep_alive)
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await anyio.sleep(self._keepalive)
+            await self._chunk(sse.KEEPALIVE)
+
+    async def event(self, data: bytes) -> None:
+        await self._chunk(sse.event(data))
+
+    async def _chunk(self, data: bytes) -> None:
+        async with self._lock:
+            await self._write({"type": "http.response.body", "body": data, "more_body": True})
+
+    async def finish(self) -> None:
+        async with self._lock:
+            await self._write({"type": "http.response.body", "body": b""})
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for raw_name, raw_value in scope.get("headers", ()):
+        name = raw_name.decode("latin-1").lower()
+        value = raw_value.decode("latin-1")
+        found[name] = f"{found[name]}, {value}" if name in found else value
+    return found
+
+
+def _route_path(scope: Scope) -> str:
+    path: str = scope.get("path", "/")
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    return path or "/"
+
+
+def _origin(scope: Scope, headers: dict[str, str]) -> str:
+    host = headers.get("host") or "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}"
+
+
+def _stateless_version(header: str | None) -> bool:
+    rev = REVISIONS.get((header or "").strip())
+    return rev is not None and not rev.handshake
+
+
+async def _read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes | None:
+    """The request body, or None when it exceeds `limit` (then the rest is not read)."""
+    declared = headers.get("content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _accepted(send: AsgiSend) -> None:
+    await send({"type": "http.response.start", "status": 202, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _json(
+    send: AsgiSend, status: int, body: Any, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    data = jsonrpc.encode(body)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _error(send: AsgiSend, status: int, error: RpcError, request_id: Any = None) -> None:
+    await _json(send, status, jsonrpc.error_message(request_id, error))
+
+
+async def _plain(
+    send: AsgiSend, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    data = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})

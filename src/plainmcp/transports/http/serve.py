@@ -1,0 +1,37 @@
+"""Running the HTTP app with uvicorn (the optional dependency `plainmcp[http]`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from plainmcp.transports.http.app import HttpApp
+
+log = logging.getLogger("plainmcp")
+
+
+def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvicorn: Any) -> None:
+    """Serve until interrupted. A host other than a local name is added to the allowed Host
+    names, since that is where clients will reach the server."""
+    try:
+        import uvicorn as server_module
+    except ImportError:
+        raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
+    if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
+        app.policy.hosts.add(host.lower())
+    if host in ("0.0.0.0", "::"):
+        log.warning(
+            "serving on all interfaces (%s): only local Host names are accepted unless"
+            " allowed_hosts names the public ones",
+            host,
+        )
+    config = server_module.Config(
+        app,
+        host=host,
+        port=port,
+        lifespan="on",
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        **uvicorn,
+    )
+    server_module.Server(config).run()

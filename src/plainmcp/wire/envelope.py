@@ -1,0 +1,60 @@
+"""The per-request envelope of 2026-07-28: what `params._meta` must carry.
+
+Sans-I/O, so the dispatcher and the HTTP transport (which answers these errors with 400, or 404
+for a removed method, before anything runs) apply the same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
+from plainmcp.wire.meta import (
+    CLIENT_CAPABILITIES,
+    LOG_LEVEL,
+    LOG_LEVELS,
+    PROTOCOL_VERSION,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
+from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision
+
+
+def is_stateless(params: Mapping[str, Any]) -> bool:
+    """The request names its own protocol version in `_meta` (2026-07-28 and later)."""
+    meta = params.get("_meta")
+    return isinstance(meta, dict) and PROTOCOL_VERSION in meta
+
+
+def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
+    """The revision a stateless request is served under; RpcError when its envelope is wrong."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or PROTOCOL_VERSION not in meta:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
+    version = meta[PROTOCOL_VERSION]
+    if not isinstance(version, str):
+        raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")
+    rev = REVISIONS.get(version)
+    if rev is None or rev.handshake:
+        raise RpcError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            f"Unsupported protocol version: {version}",
+            {"supported": list(STATELESS_VERSIONS), "requested": version},
+        )
+    if not isinstance(meta.get(CLIENT_CAPABILITIES), dict):
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid params: _meta must carry {CLIENT_CAPABILITIES} (an object)",
+        )
+    level = meta.get(LOG_LEVEL)
+    if level is not None and level not in LOG_LEVELS:
+        raise RpcError(
+            INVALID_PARAMS,
+            f"Invalid params: {LOG_LEVEL} must be one of {', '.join(LOG_LEVELS)}",
+        )
+    if method in rev.removed_methods:
+        raise RpcError(
+            METHOD_NOT_FOUND,
+            f"Method not found: {method} is not part of protocol revision {rev.version}",
+        )
+    return rev
