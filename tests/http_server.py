@@ -1,0 +1,80 @@
+"""A plainmcp server file served over Streamable HTTP in a subprocess, for end-to-end tests.
+
+`plainmcp run FILE --http --port N` on 127.0.0.1, exactly as a user starts it; the context
+manager waits until the port accepts connections and stops the process afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@dataclass
+class HttpServer:
+    port: int
+    proc: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def http_server(
+    target: str | Path, *extra: str, env: Mapping[str, str] | None = None
+) -> Iterator[HttpServer]:
+    """Serve `target` (FILE[:OBJECT]) over HTTP until the block ends."""
+    port = free_port()
+    command = [sys.executable, "-m", "plainmcp", "run", str(target), "--http", "--port", str(port)]
+    with tempfile.NamedTemporaryFile(prefix="plainmcp-http-", suffix=".log", delete=False) as f:
+        log_path = Path(f.name)
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [*command, *extra],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+            cwd=ROOT,
+        )
+    server = HttpServer(port, proc, log_path)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the HTTP server exited early:\n{server.log()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the HTTP server did not listen in time:\n{server.log()}")
+            time.sleep(0.05)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log_path.unlink(missing_ok=True)
