@@ -3,7 +3,10 @@
 The tools, resources, resource template and prompts below carry the names, arguments and outputs
 the suite's server scenarios expect (../shared/conformance.md §1.4), written with plainmcp and
 nothing else. Run it over stdio with `python examples/everything_server.py`; the module's `app`
-is what an HTTP runner serves.
+is what an HTTP runner serves. The fixtures of the 2026-07-28 requirement set (suite
+0.2.0-alpha.12: input-required results, list changes for subscriptions/listen, a missing client
+capability, an x-mcp-header parameter) come after the older ones, so the older ones keep their
+places in tools/list and prompts/list.
 
 Media are made in code (a 1x1 PNG, a 10 ms WAV tone), so the fixture needs no files.
 """
@@ -11,33 +14,40 @@ Media are made in code (a 1x1 PNG, a 10 ms WAV tone), so the fixture needs no fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import math
 import struct
 import wave
 import zlib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import Annotated, Any
 
 from plainmcp import (
     Audio,
     ClientCapabilityError,
     ClientRequestError,
     Context,
+    ElicitResult,
     EmbeddedResource,
+    Header,
     Image,
     Message,
+    PromptError,
     Server,
     ToolError,
 )
+from plainmcp.context import InputRequired
 
 app = Server(
     "plainmcp-everything",
     version="0.1.0",
     instructions=(
         "Conformance fixtures: test tools for every kind of content, logging, progress, errors,"
-        " sampling and elicitation; test:// resources and a template; four test prompts."
+        " sampling and elicitation; test:// resources and a template; test prompts; and the"
+        " 2026-07-28 fixtures (input-required results, list changes, a missing capability, an"
+        " x-mcp-header parameter)."
     ),
 )
 
@@ -318,6 +328,264 @@ def json_schema_2020_12_tool(**arguments: Any) -> str:
     return f"JSON Schema 2020-12 tool called with: {_compact(arguments)}"
 
 
+# --- tools: the 2026-07-28 fixtures (suite 0.2.0-alpha.12, --requirements 2026-07-28) -----------
+#
+# In a 2026-07-28 (stateless) request, ctx.elicit, ctx.sample and ctx.list_roots end the call
+# with an input-required result; the client's retry runs the tool again from the start, with the
+# answers so far. In a handshake session the same calls ask the client during the call.
+
+STATELESS = "2026-07-28"
+
+
+@contextlib.contextmanager
+def _asking(what: str, error: type[Exception] = ToolError) -> Iterator[None]:
+    """A failure to ask the client becomes `error` (a tool error the model can read), except a
+    stateless request's undeclared capability, which the server answers with -32021."""
+    try:
+        yield
+    except ClientCapabilityError as exc:
+        if exc.required is not None:
+            raise
+        raise error(f"{what} failed: {exc}") from None
+    except (ClientRequestError, TimeoutError, ValueError) as exc:
+        raise error(f"{what} failed: {exc}") from None
+
+
+async def _ask_together(*asks: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Run several questions to the client; a stateless request gets ONE input-required result
+    with every question still unanswered (plainmcp's ctx otherwise ends the run at the first)."""
+    answers: list[Any] = []
+    pending: dict[str, Any] = {}
+    for ask in asks:
+        try:
+            answers.append(await ask())
+        except InputRequired as needed:
+            pending.update(needed.requests)
+    if pending:
+        raise InputRequired(pending)
+    return answers
+
+
+async def _elicit_as(
+    ctx: Context, key: str, message: str, schema: Mapping[str, Any]
+) -> ElicitResult:
+    """ctx.elicit, with a stateless request's input request named `key`.
+
+    plainmcp names the input requests of a stateless run itself ("elicitation-1", ...) and
+    Context has no parameter for another name; input-required-result-basic-elicitation requires
+    the key "user_name". So the answer is looked up under `key` among the answers the request
+    carries (plainmcp has already checked them against the signed requestState and dropped any
+    the state did not ask for), and a missing or malformed one is asked for again under `key`.
+    """
+    if ctx.revision < STATELESS:
+        return await ctx.elicit(message, schema)
+    answer = ctx._ex.answers.get(key)  # no public accessor (see the docstring)
+    if isinstance(answer, dict) and answer.get("action") in ("accept", "decline", "cancel"):
+        content = answer.get("content")
+        return ElicitResult(answer["action"], content if isinstance(content, dict) else None)
+    try:
+        return await ctx.elicit(message, schema)
+    except InputRequired as needed:
+        [request] = needed.requests.values()
+        raise InputRequired({key: request}) from None
+
+
+def _one_string(name: str) -> dict[str, Any]:
+    """A form with one required string field."""
+    return {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+
+
+CONFIRM = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+def _accepted(answer: ElicitResult, field: str, error: type[Exception] = ToolError) -> Any:
+    """The accepted answer's `field`, or `error` naming what the user did instead."""
+    if answer.action != "accept":
+        raise error(f"The user did not answer (action={answer.action})")
+    content = answer.content or {}
+    if field not in content:
+        raise error(f"The answer has no {field!r}: {_compact(content)}")
+    return content[field]
+
+
+def _sampled_text(answer: Any) -> str:
+    kind = answer.content.get("type") if isinstance(answer.content, dict) else None
+    return answer.text if answer.text is not None else f"(a {kind} answer, not text)"
+
+
+def _roots_text(roots: list[Any]) -> str:
+    if not roots:
+        return "no roots"
+    return ", ".join(r.uri if r.name is None else f"{r.uri} ({r.name})" for r in roots)
+
+
+@app.tool
+async def test_missing_capability(ctx: Context) -> str:
+    """Tests a request that needs the client's sampling capability: a 2026-07-28 request that
+    does not declare it fails with -32021 (requiredCapabilities {"sampling": {}})."""
+    with _asking("Sampling"):
+        answer = await ctx.sample("Say hello.", max_tokens=20)
+    return f"Sampling response: {_sampled_text(answer)}"
+
+
+TEMPORARY_TOOL = "test_temporary_tool"
+TEMPORARY_PROMPT = "test_temporary_prompt"
+
+
+def _temporary_tool() -> str:
+    """A tool that exists only for a moment, inside test_trigger_tool_change."""
+    return "temporary"
+
+
+def _temporary_prompt() -> str:
+    """A prompt that exists only for a moment, inside test_trigger_prompt_change."""
+    return "temporary"
+
+
+@app.tool
+async def test_trigger_tool_change() -> str:
+    """Tests tool list change notifications: adds and then removes a temporary tool, so each
+    session and subscriptions/listen stream that asked for tool list changes is told twice."""
+    # async and without an await in between: no other request sees the temporary tool.
+    app.add_tool(_temporary_tool, name=TEMPORARY_TOOL)
+    app.remove_tool(TEMPORARY_TOOL)
+    return f"The tool list changed: {TEMPORARY_TOOL} was added and removed"
+
+
+@app.tool
+async def test_trigger_prompt_change() -> str:
+    """Tests prompt list change notifications: adds and then removes a temporary prompt, so each
+    session and subscriptions/listen stream that asked for prompt list changes is told twice."""
+    app.prompts.add(_temporary_prompt, name=TEMPORARY_PROMPT)
+    app.prompts.remove(TEMPORARY_PROMPT)
+    return f"The prompt list changed: {TEMPORARY_PROMPT} was added and removed"
+
+
+@app.tool
+async def test_input_required_result_elicitation(ctx: Context) -> str:
+    """Tests an input-required result with one elicitation (input key "user_name"): asks for a
+    name and greets it."""
+    with _asking("Elicitation"):
+        answer = await _elicit_as(ctx, "user_name", "What is your name?", _one_string("name"))
+    return f"Hello, {_accepted(answer, 'name')}!"
+
+
+@app.tool
+async def test_input_required_result_sampling(ctx: Context) -> str:
+    """Tests an input-required result with one sampling request: asks the client's model for
+    the capital of France and returns its answer."""
+    with _asking("Sampling"):
+        answer = await ctx.sample("What is the capital of France?", max_tokens=100)
+    return f"Sampling response: {_sampled_text(answer)}"
+
+
+@app.tool
+async def test_input_required_result_list_roots(ctx: Context) -> str:
+    """Tests an input-required result with one roots/list request: returns the client's roots."""
+    with _asking("Listing roots"):
+        roots = await ctx.list_roots()
+    return f"Client roots: {_roots_text(roots)}"
+
+
+@app.tool
+async def test_input_required_result_request_state(ctx: Context) -> str:
+    """Tests the requestState round trip: asks for a confirmation; the answer is only accepted
+    with the signed requestState of the first round, so the result says "state-ok"."""
+    with _asking("Elicitation"):
+        answer = await ctx.elicit("Please confirm", CONFIRM)
+    return f"state-ok: ok={_compact(_accepted(answer, 'ok'))}"
+
+
+@app.tool
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+    """Tests one input-required result with three input requests: an elicitation (a name), a
+    sampling request (a greeting) and roots/list."""
+    with _asking("Asking the client"):
+        name, greeting, roots = await _ask_together(
+            lambda: ctx.elicit("What is your name?", _one_string("name")),
+            lambda: ctx.sample("Generate a greeting", max_tokens=50),
+            ctx.list_roots,
+        )
+    return (
+        f"name={_accepted(name, 'name')}; greeting={_sampled_text(greeting)};"
+        f" roots={_roots_text(roots)}"
+    )
+
+
+@app.tool
+async def test_input_required_result_multi_round(ctx: Context) -> str:
+    """Tests two rounds of input-required results: asks for a name, then for a favorite colour
+    (a new requestState each round)."""
+    with _asking("Elicitation"):
+        name = await ctx.elicit("Step 1: What is your name?", _one_string("name"))
+        color = await ctx.elicit("Step 2: What is your favorite color?", _one_string("color"))
+    return f"{_accepted(name, 'name')}'s favorite color is {_accepted(color, 'color')}"
+
+
+@app.tool
+async def test_input_required_result_tampered_state(ctx: Context) -> str:
+    """Tests requestState integrity: asks for a confirmation; a retry whose requestState was
+    altered is rejected with -32602."""
+    with _asking("Elicitation"):
+        answer = await ctx.elicit("Please confirm", CONFIRM)
+    return f"Confirmed: ok={_compact(_accepted(answer, 'ok'))}"
+
+
+@app.tool
+async def test_input_required_result_capabilities(ctx: Context) -> str:
+    """Tests that input requests follow the client's declared capabilities: asks for a name by
+    elicitation and a greeting by sampling, each only if the client declared that capability."""
+    asks: list[Callable[[], Awaitable[Any]]] = []
+    kinds = [kind for kind in ("elicitation", "sampling") if kind in ctx.client_capabilities]
+    if not kinds:
+        return "The client declared neither elicitation nor sampling: nothing was asked"
+    for kind in kinds:
+        if kind == "elicitation":
+            asks.append(lambda: ctx.elicit("What is your name?", _one_string("name")))
+        else:
+            asks.append(lambda: ctx.sample("Generate a greeting", max_tokens=50))
+    with _asking("Asking the client"):
+        answers = await _ask_together(*asks)
+    parts = [
+        f"name={_accepted(answer, 'name')}"
+        if kind == "elicitation"
+        else f"greeting={_sampled_text(answer)}"
+        for kind, answer in zip(kinds, answers, strict=True)
+    ]
+    return "; ".join(parts)
+
+
+@app.tool
+async def test_streaming_elicitation(ctx: Context) -> str:
+    """Tests an elicitation during a call: a handshake session gets elicitation/create while the
+    call runs; a 2026-07-28 request gets an input-required result (never a request on the
+    response stream)."""
+    with _asking("Elicitation"):
+        answer = await ctx.elicit("Please provide your information", USER_INFO)
+    return f"User response: action={answer.action}, content={_compact(answer.content or {})}"
+
+
+@app.tool
+async def test_logging_tool(ctx: Context) -> str:
+    """Tests log filtering: logs at debug, info and warning; a 2026-07-28 request receives only
+    those at or above the level its _meta names, and none when it names no level."""
+    await ctx.debug("Logging tool: a debug message")
+    await ctx.info("Logging tool: an info message")
+    await ctx.warning("Logging tool: a warning message")
+    return "Logged a debug, an info and a warning message"
+
+
+@app.tool
+def test_x_mcp_header(region: Annotated[str, Header("Region")]) -> str:
+    """Tests a parameter mirrored into an HTTP header: `region` is sent again as Mcp-Param-Region
+    (x-mcp-header "Region"), and the HTTP transport checks that both agree.
+
+    Args:
+        region: The region to report back.
+    """
+    return f"Region: {region}"
+
+
 # --- resources ---------------------------------------------------------------------------------
 
 app.add_resource(
@@ -426,6 +694,14 @@ def test_prompt_with_image() -> list[Message]:
         Message("user", Image(PNG, mime_type="image/png")),
         Message("user", "Please analyze the image above."),
     ]
+
+
+@app.prompt
+async def test_input_required_result_prompt(ctx: Context) -> str:
+    """A prompt that needs the user's input first (an input-required result at 2026-07-28)."""
+    with _asking("Elicitation", PromptError):
+        answer = await ctx.elicit("What context should the prompt use?", _one_string("context"))
+    return f"Please answer using this context: {_accepted(answer, 'context', PromptError)}"
 
 
 if __name__ == "__main__":

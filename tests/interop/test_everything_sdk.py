@@ -72,6 +72,32 @@ PROMPT_NAMES = [
     "test_prompt_with_embedded_resource",
     "test_prompt_with_image",
 ]
+# The 2026-07-28 fixtures, listed after the ones above (tests/test_everything_fixtures.py).
+LISTED_TOOL_NAMES = [
+    *TOOL_NAMES,
+    "test_missing_capability",
+    "test_trigger_tool_change",
+    "test_trigger_prompt_change",
+    "test_input_required_result_elicitation",
+    "test_input_required_result_sampling",
+    "test_input_required_result_list_roots",
+    "test_input_required_result_request_state",
+    "test_input_required_result_multiple_inputs",
+    "test_input_required_result_multi_round",
+    "test_input_required_result_tampered_state",
+    "test_input_required_result_capabilities",
+    "test_streaming_elicitation",
+    "test_logging_tool",
+    "test_x_mcp_header",
+]
+LISTED_PROMPT_NAMES = [*PROMPT_NAMES, "test_input_required_result_prompt"]
+INPUT_REQUIRED_PROMPT = {
+    "name": "test_input_required_result_prompt",
+    "description": (
+        "A prompt that needs the user's input first (an input-required result at 2026-07-28)."
+    ),
+    "arguments": [],
+}
 JSON_SCHEMA_2020_12 = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
@@ -209,7 +235,7 @@ async def test_handshake(client: Client) -> None:
 async def test_list_tools(client: Client) -> None:
     listed = await client.list_tools()
     assert listed.next_cursor is None
-    assert [tool.name for tool in listed.tools] == TOOL_NAMES
+    assert [tool.name for tool in listed.tools] == LISTED_TOOL_NAMES
     tools = {tool.name: tool for tool in listed.tools}
     for tool in listed.tools:
         assert tool.description, tool.name  # tools-list fails on an empty description
@@ -316,8 +342,9 @@ async def test_list_prompts(client: Client) -> None:
             "description": "A prompt that includes image content.",
             "arguments": [],
         },
+        INPUT_REQUIRED_PROMPT,
     ]
-    assert [p["name"] for p in map(wire, listed.prompts)] == PROMPT_NAMES
+    assert [p["name"] for p in map(wire, listed.prompts)] == LISTED_PROMPT_NAMES
 
 
 # --- tools: content ----------------------------------------------------------------------------
@@ -935,9 +962,9 @@ async def test_every_message_is_valid_at_each_revision(version: str) -> None:
         await s.initialize(version, capabilities={"sampling": {}, "elicitation": {}})
         await s.result("logging/setLevel", {"level": "debug"})
         tools = (await s.result("tools/list"))["tools"]
-        assert [t["name"] for t in tools] == TOOL_NAMES
+        assert [t["name"] for t in tools] == LISTED_TOOL_NAMES
         assert all(t["description"] for t in tools)
-        assert tools[-1]["inputSchema"] == JSON_SCHEMA_2020_12
+        assert tools[len(TOOL_NAMES) - 1]["inputSchema"] == JSON_SCHEMA_2020_12
 
         results = {}
         for name in TOOL_NAMES:
@@ -1002,7 +1029,7 @@ async def test_every_message_is_valid_at_each_revision(version: str) -> None:
         assert await s.result("resources/unsubscribe", {"uri": "test://watched-resource"}) == {}
 
         prompts = (await s.result("prompts/list"))["prompts"]
-        assert [p["name"] for p in prompts] == PROMPT_NAMES
+        assert [p["name"] for p in prompts] == LISTED_PROMPT_NAMES
         assert all(p["description"] for p in prompts)
         for name, arguments in (
             ("test_simple_prompt", {}),

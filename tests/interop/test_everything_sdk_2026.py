@@ -43,9 +43,11 @@ from mcp.types import (
 from tests.interop.conftest import check_png, check_wav
 from tests.interop.test_everything_sdk import (
     EVERYTHING,
+    INPUT_REQUIRED_PROMPT,
     JSON_SCHEMA_2020_12,
+    LISTED_PROMPT_NAMES,
+    LISTED_TOOL_NAMES,
     LOGS,
-    PROMPT_NAMES,
     SAMPLED_TEXT,
     TOOL_NAMES,
     USER,
@@ -176,8 +178,9 @@ async def test_discover(client: Client) -> None:
         "supportedVersions": [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
         "instructions": (
             "Conformance fixtures: test tools for every kind of content, logging, progress,"
-            " errors, sampling and elicitation; test:// resources and a template; four test"
-            " prompts."
+            " errors, sampling and elicitation; test:// resources and a template; test prompts;"
+            " and the 2026-07-28 fixtures (input-required results, list changes, a missing"
+            " capability, an x-mcp-header parameter)."
         ),
         "resultType": "complete",
         "ttlMs": 60000,
@@ -194,7 +197,7 @@ LIST_ENVELOPE = {"_meta": SERVER_META, "ttlMs": 60000, "cacheScope": "public"}
 async def test_list_tools(client: Client) -> None:
     listed = await client.list_tools()
     dumped = wire(listed)
-    assert [tool["name"] for tool in dumped.pop("tools")] == TOOL_NAMES
+    assert [tool["name"] for tool in dumped.pop("tools")] == LISTED_TOOL_NAMES
     assert dumped == {**LIST_ENVELOPE, "resultType": "complete"}
     tools = {tool.name: tool for tool in listed.tools}
     for tool in listed.tools:
@@ -304,10 +307,11 @@ async def test_list_prompts(client: Client) -> None:
                 "description": "A prompt that includes image content.",
                 "arguments": [],
             },
+            INPUT_REQUIRED_PROMPT,
         ],
         "resultType": "complete",
     }
-    assert [p["name"] for p in listed["prompts"]] == PROMPT_NAMES
+    assert [p["name"] for p in listed["prompts"]] == LISTED_PROMPT_NAMES
 
 
 # --- tools: content ----------------------------------------------------------------------------
