@@ -49,7 +49,7 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
     failures: list[str] = []
     original = Server.connect
 
-    def connect(self: Server, send: Any) -> Any:
+    def connect(self: Server, send: Any, **transport: Any) -> Any:
         methods: dict[Any, str] = {}
         per_request: dict[Any, str] = {}  # stateless requests carry their own revision
         revision: list[str | None] = [None]
@@ -67,7 +67,7 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
                 failures.append(f"{exc}\n  raw: {data[:600]!r}")
             await send(data)
 
-        conn = original(self, send=checked)
+        conn = original(self, send=checked, **transport)
         receive = conn.receive
 
         async def remembering(data: bytes) -> None:
