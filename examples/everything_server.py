@@ -313,18 +313,24 @@ JSON_SCHEMA_2020_12 = {
     "type": "object",
     "$defs": {
         "address": {
+            "$anchor": "address",
             "type": "object",
             "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
         }
     },
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
     "additionalProperties": False,
+    # 2020-12 composition and conditionals, kept verbatim (SEP-2106; they constrain little).
+    "allOf": [{"anyOf": [{"required": ["name"]}, {"required": ["address"]}, {"maxProperties": 0}]}],
+    "if": {"required": ["address"]},
+    "then": {"properties": {"address": {"type": "object"}}},
+    "else": {"properties": {"name": {"type": "string"}}},
 }
 
 
 @app.tool(input_schema=JSON_SCHEMA_2020_12)
 def json_schema_2020_12_tool(**arguments: Any) -> str:
-    """Tool with JSON Schema 2020-12 features ($schema, $defs, additionalProperties; SEP-1613)."""
+    """Tool with JSON Schema 2020-12 features: $schema, $defs, $anchor, allOf, if/then/else."""
     return f"JSON Schema 2020-12 tool called with: {_compact(arguments)}"
 
 

@@ -113,12 +113,19 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
             "type": "object",
             "$defs": {
                 "address": {
+                    "$anchor": "address",
                     "type": "object",
                     "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
                 }
             },
             "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
             "additionalProperties": False,
+            "allOf": [
+                {"anyOf": [{"required": ["name"]}, {"required": ["address"]}, {"maxProperties": 0}]}
+            ],
+            "if": {"required": ["address"]},
+            "then": {"properties": {"address": {"type": "object"}}},
+            "else": {"properties": {"name": {"type": "string"}}},
         }
     )
 

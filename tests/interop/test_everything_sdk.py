@@ -103,12 +103,17 @@ JSON_SCHEMA_2020_12 = {
     "type": "object",
     "$defs": {
         "address": {
+            "$anchor": "address",
             "type": "object",
             "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
         }
     },
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
     "additionalProperties": False,
+    "allOf": [{"anyOf": [{"required": ["name"]}, {"required": ["address"]}, {"maxProperties": 0}]}],
+    "if": {"required": ["address"]},
+    "then": {"properties": {"address": {"type": "object"}}},
+    "else": {"properties": {"name": {"type": "string"}}},
 }
 SAMPLED_TEXT = "This is a test response from the client"
 """What the conformance harness's sampling answer says."""
