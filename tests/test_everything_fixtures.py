@@ -559,22 +559,14 @@ async def test_elicitation_ignores_extra_answers(app: Server) -> None:
     [
         # input-required-result-missing-input-response: a wrong key
         {"wrong_key": accept(data="wrong")},
-        # input-required-result-ignore-extra-params, as the suite sends it: no requestState
-        {
-            "user_name": accept(name="Alice"),
-            "unknown_extra_key": accept(foo="bar"),
-            "another_unexpected": accept(baz=123),
-        },
         # input-required-result-validate-input: not an answer, and no answers at all
         {"user_name": 12345},
         None,
     ],
 )
-async def test_elicitation_answers_without_a_request_state_are_asked_again(
+async def test_elicitation_without_a_usable_answer_is_asked_again(
     app: Server, responses: Any
 ) -> None:
-    """Answers count only for the keys a signed requestState asked: without one, the tool asks
-    again (the suite's ignore-extra-params check is a SHOULD: a WARNING, not a failure)."""
     async with stateless(app) as s:
         again = await modern(
             s,
@@ -582,6 +574,26 @@ async def test_elicitation_answers_without_a_request_state_are_asked_again(
             call("test_input_required_result_elicitation", inputResponses=responses),
         )
         input_required(again, {"user_name": ASK_NAME})
+
+
+async def test_answers_sent_up_front_complete_the_call_and_extra_keys_are_ignored(
+    app: Server,
+) -> None:
+    """input-required-result-ignore-extra-params, as the suite sends it: no requestState."""
+    async with stateless(app) as s:
+        done = await modern(
+            s,
+            "tools/call",
+            call(
+                "test_input_required_result_elicitation",
+                inputResponses={
+                    "user_name": accept(name="Alice"),
+                    "unknown_extra_key": accept(foo="bar"),
+                    "another_unexpected": accept(baz=123),
+                },
+            ),
+        )
+        assert done == text("Hello, Alice!")
 
 
 @pytest.mark.parametrize("answer", [12345, {"content": {"name": "Alice"}}, {"action": "maybe"}])

@@ -145,12 +145,22 @@ async def test_missing_answers_are_asked_again_and_extra_ones_ignored() -> None:
         assert list(sneaky["inputRequests"]) == ["elicitation-2"]
 
 
-async def test_answers_without_a_state_are_ignored() -> None:
+async def test_answers_given_up_front_without_a_state_are_used() -> None:
+    # input-required-result-ignore-extra-params sends the answer (and unknown keys) at once.
     async with Session(make_server(), revision_hint="2026-07-28") as s:
         result = await s.result(
-            "tools/call", call("greet", inputResponses={"elicitation-1": accept(n="Ada")})
+            "tools/call",
+            call(
+                "greet",
+                inputResponses={"elicitation-1": accept(n="Ada"), "unknown": accept(x=1)},
+            ),
         )
-        assert list(result["inputRequests"]) == ["elicitation-1"]
+        # The name was answered up front: only the colour is asked.
+        assert list(result["inputRequests"]) == ["elicitation-2"]
+        unanswered = await s.result(
+            "tools/call", call("greet", inputResponses={"unknown": accept(n="Ada")})
+        )
+        assert list(unanswered["inputRequests"]) == ["elicitation-1"]
 
 
 def tamper(token: str) -> str:

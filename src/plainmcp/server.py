@@ -420,10 +420,16 @@ class Server:
 
     def _answers(self, request: Request) -> dict[str, Any]:
         """The answers a retry carries: those signed into requestState, plus this round's
-        inputResponses for the keys that state asked (others are ignored, as the spec says)."""
+        inputResponses for the keys that state asked (others are ignored, as the spec says).
+        Without a state, inputResponses are taken as given."""
         token = request.params.get("requestState")
-        if token is None or request.method not in _TARGET_OF:
+        if request.method not in _TARGET_OF:
             return {}
+        if token is None:
+            # Answers given up front (no round trip yet): the client's own answers, so as good as
+            # answers to a question; the function reads the keys it asks, others are ignored.
+            given = request.params.get("inputResponses")
+            return dict(given) if isinstance(given, dict) else {}
         target, arguments = _target(request)
         try:
             state = self.state_signer.verify(
