@@ -22,6 +22,8 @@ HTTP_STACKS = {
 def test_import_does_not_load_an_http_stack() -> None:
     code = (
         "import sys, plainmcp, plainmcp.server, plainmcp.transports.stdio;"
+        # The ASGI app is plain code too: only serving it (uvicorn) needs the http extra.
+        "import plainmcp.transports.http;"
         "print(','.join(sorted({m.split('.')[0] for m in sys.modules})))"
     )
     out = subprocess.run(

@@ -28,10 +28,12 @@ from plainmcp.resources import Contents, ResourceError, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob
+from plainmcp.transports.http.security import BearerAuth, Principal
 
 __all__ = [
     "Annotations",
     "Audio",
+    "BearerAuth",
     "BlobStore",
     "CallToolResult",
     "Client",
@@ -51,6 +53,7 @@ __all__ = [
     "MemoryStore",
     "Message",
     "PayloadLimits",
+    "Principal",
     "PromptError",
     "PromptResult",
     "ResourceError",

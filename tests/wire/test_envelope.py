@@ -1,0 +1,59 @@
+"""The 2026-07-28 request envelope (params._meta)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from plainmcp.wire.envelope import is_stateless, stateless_revision
+from plainmcp.wire.jsonrpc import RpcError
+
+V = "io.modelcontextprotocol/protocolVersion"
+C = "io.modelcontextprotocol/clientCapabilities"
+
+
+def test_a_complete_envelope_names_its_revision() -> None:
+    rev = stateless_revision("tools/list", {"_meta": {V: "2026-07-28", C: {}}})
+    assert rev.version == "2026-07-28"
+    assert is_stateless({"_meta": {V: "2026-07-28"}})
+    assert not is_stateless({"_meta": {}}) and not is_stateless({})
+
+
+@pytest.mark.parametrize(
+    ("method", "meta", "code", "message"),
+    [
+        ("tools/list", None, -32602, f"Invalid params: _meta must carry {V}"),
+        ("tools/list", {V: 5, C: {}}, -32602, f"Invalid params: {V} must be a string"),
+        (
+            "tools/list",
+            {V: "2025-11-25", C: {}},
+            -32022,
+            "Unsupported protocol version: 2025-11-25",
+        ),
+        (
+            "tools/list",
+            {V: "2026-07-28"},
+            -32602,
+            f"Invalid params: _meta must carry {C} (an object)",
+        ),
+        (
+            "tools/list",
+            {V: "2026-07-28", C: {}, "io.modelcontextprotocol/logLevel": "loud"},
+            -32602,
+            "Invalid params: io.modelcontextprotocol/logLevel must be one of debug, info, notice,"
+            " warning, error, critical, alert, emergency",
+        ),
+        (
+            "ping",
+            {V: "2026-07-28", C: {}},
+            -32601,
+            "Method not found: ping is not part of protocol revision 2026-07-28",
+        ),
+    ],
+)
+def test_envelope_errors(method: str, meta: Any, code: int, message: str) -> None:
+    params = {} if meta is None else {"_meta": meta}
+    with pytest.raises(RpcError) as caught:
+        stateless_revision(method, params)
+    assert (caught.value.code, caught.value.message) == (code, message)
