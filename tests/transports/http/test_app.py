@@ -764,3 +764,19 @@ async def test_without_auth_tools_see_no_principal(http: HttpApp) -> None:
         revision=STATELESS,
     )
     assert call.json()["result"]["content"] == [{"type": "text", "text": "nobody"}]
+
+
+async def test_mounted_in_a_starlette_app_under_a_prefix(server: Server) -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Mount, Route
+
+    async def health(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    outer = Starlette(routes=[Route("/health", health), Mount("/api", app=server.http_app())])
+    call = await request(outer, body=INIT, path="/api/mcp")
+    assert call.status == 200
+    assert call.json()["result"]["serverInfo"]["name"] == "http-test"
+    elsewhere = await request(outer, "GET", path="/health")
+    assert (elsewhere.status, elsewhere.body) == (200, b"ok")
