@@ -15,14 +15,27 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream
 
 from plainmcp.connection import Connection
-from plainmcp.transports.http import rules, sse
+from plainmcp.transports.http import rules
+from plainmcp.transports.http.responses import (
+    AsgiSend,
+    Receive,
+    Scope,
+    Writer,
+    accepted,
+    headers_of,
+    pump,
+    read_body,
+    route_path,
+    send_error,
+    send_json,
+    send_text,
+)
 from plainmcp.transports.http.security import (
     AuthFailure,
     BearerAuth,
@@ -47,16 +60,8 @@ from plainmcp.wire.revisions import REVISIONS
 
 log = logging.getLogger("plainmcp")
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-AsgiSend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 PRM_PATH = "/.well-known/oauth-protected-resource"
-_STREAM_HEADERS = [
-    (b"content-type", b"text/event-stream"),
-    (b"cache-control", b"no-cache, no-transform"),
-    (b"x-accel-buffering", b"no"),
-]
 
 
 class HttpApp:
@@ -95,19 +100,19 @@ class HttpApp:
             return
         if scope["type"] != "http":
             return
-        headers = _headers(scope)
-        path = _route_path(scope)
+        headers = headers_of(scope)
+        path = route_path(scope)
         if not self.policy.host_allowed(headers.get("host")):
-            await _plain(send, 421, "Misdirected Request: this Host is not served here")
+            await send_text(send, 421, "Misdirected Request: this Host is not served here")
             return
         if not self.policy.origin_allowed(headers.get("origin")):
-            await _plain(send, 403, "Forbidden: this Origin may not use this server")
+            await send_text(send, 403, "Forbidden: this Origin may not use this server")
             return
         if self.auth is not None and path.rstrip("/") in (PRM_PATH, PRM_PATH + self.path):
             await self._resource_metadata(scope, headers, send)
             return
         if path.rstrip("/") != self.path:
-            await _plain(send, 404, "Not Found")
+            await send_text(send, 404, "Not Found")
             return
         principal: Principal | None = None
         if self.auth is not None:
@@ -115,7 +120,7 @@ class HttpApp:
                 self.auth, headers.get("authorization"), self._metadata_url(scope, headers)
             )
             if isinstance(verdict, AuthFailure):
-                await _json(
+                await send_json(
                     send,
                     verdict.status,
                     {"error": verdict.error, "error_description": verdict.description},
@@ -131,7 +136,7 @@ class HttpApp:
         elif method == "DELETE":
             await self._delete(headers, principal, send)
         else:
-            await _plain(send, 405, "Method Not Allowed", [(b"allow", b"GET, POST, DELETE")])
+            await send_text(send, 405, "Method Not Allowed", [(b"allow", b"GET, POST, DELETE")])
 
     async def _lifespan(self, receive: Receive, send: AsgiSend) -> None:
         while True:
@@ -156,12 +161,12 @@ class HttpApp:
         self, headers: dict[str, str], principal: Principal | None, receive: Receive, send: AsgiSend
     ) -> None:
         if not rules.is_json(headers.get("content-type")):
-            await _error(
+            await send_error(
                 send, 415, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
             )
             return
         if not rules.accepts_post_reply(headers.get("accept")):
-            await _error(
+            await send_error(
                 send,
                 406,
                 RpcError(
@@ -170,9 +175,9 @@ class HttpApp:
                 ),
             )
             return
-        body = await _read_body(receive, headers, self.max_body_bytes)
+        body = await read_body(receive, headers, self.max_body_bytes)
         if body is None:
-            await _error(
+            await send_error(
                 send,
                 413,
                 RpcError(
@@ -191,14 +196,14 @@ class HttpApp:
             await self._post_stateless(parsed, headers, principal, receive, send)
             return
         if isinstance(parsed, Invalid):
-            await _error(send, 400, parsed.error, parsed.id)
+            await send_error(send, 400, parsed.error, parsed.id)
             return
         if session_id is None and _stateless_version(version_header):
             # A 2026-07-28 notification or response: nothing to act on over HTTP.
             if isinstance(parsed, list):
-                await _error(send, 400, _NO_BATCHES)
+                await send_error(send, 400, _NO_BATCHES)
             else:
-                await _accepted(send)
+                await accepted(send)
             return
         if isinstance(parsed, Request) and parsed.method == "initialize":
             await self._initialize(parsed, principal, receive, send)
@@ -229,7 +234,7 @@ class HttpApp:
                 problem = exc
         if problem is not None:
             status = 404 if problem.code == jsonrpc.METHOD_NOT_FOUND else 400
-            await _error(send, status, problem, request.id)
+            await send_error(send, status, problem, request.id)
             return
         outbox = _Outbox()
         conn = self.server.connect(outbox.send, push=outbox.push)
@@ -250,7 +255,7 @@ class HttpApp:
         self, request: Request, principal: Principal | None, receive: Receive, send: AsgiSend
     ) -> None:
         if self.sessions.full():
-            await _error(
+            await send_error(
                 send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
             )
             return
@@ -287,7 +292,7 @@ class HttpApp:
         """The request's session, or None after answering 400/404."""
         session_id = headers.get("mcp-session-id")
         if session_id is None:
-            await _error(
+            await send_error(
                 send,
                 400,
                 RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"),
@@ -295,14 +300,14 @@ class HttpApp:
             return None
         problem = rules.session_version_error(headers.get("mcp-protocol-version"))
         if problem is not None:
-            await _error(send, 400, problem)
+            await send_error(send, 400, problem)
             return None
         session = self.sessions.get(session_id.strip())
         if session is None or (
             session.subject is not None
             and (principal is None or principal.subject != session.subject)
         ):
-            await _error(
+            await send_error(
                 send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again")
             )
             return None
@@ -322,7 +327,7 @@ class HttpApp:
         rev = conn.revision
         if batch and (rev is None or not rev.batches):
             version = rev.version if rev else "none negotiated"
-            await _error(
+            await send_error(
                 send,
                 400,
                 RpcError(
@@ -356,10 +361,10 @@ class HttpApp:
             elif message.reply:
                 refusals.append(jsonrpc.error_message(message.id, message.error))
         if not requests and not refusals:
-            await _accepted(send)
+            await accepted(send)
             return
         if not requests:
-            await _json(send, 400 if not batch else 200, refusals if batch else refusals[0])
+            await send_json(send, 400 if not batch else 200, refusals if batch else refusals[0])
             return
         await self._answer(conn, requests, batch, False, [], receive, send, extra=refusals)
 
@@ -418,7 +423,7 @@ class HttpApp:
                     if scope is not None:
                         scope.cancel()
 
-        writer = _Writer(send, gone, headers, self.keepalive_interval)
+        writer = Writer(send, gone, headers, self.keepalive_interval)
         async with anyio.create_task_group() as group:
             group.start_soon(serve_all)
             group.start_soon(watch)
@@ -450,10 +455,10 @@ class HttpApp:
         self, headers: dict[str, str], principal: Principal | None, receive: Receive, send: AsgiSend
     ) -> None:
         if _stateless_version(headers.get("mcp-protocol-version")):
-            await _plain(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
+            await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
             return
         if not rules.accepts_stream(headers.get("accept")):
-            await _error(
+            await send_error(
                 send,
                 406,
                 RpcError(INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"),
@@ -463,7 +468,7 @@ class HttpApp:
         if session is None:
             return
         if session.stream is not None:
-            await _error(
+            await send_error(
                 send,
                 409,
                 RpcError(INVALID_REQUEST, "Conflict: this session's stream is already open"),
@@ -471,7 +476,7 @@ class HttpApp:
             return
         stream = session.open_stream()
         gone = anyio.Event()
-        writer = _Writer(send, gone, [], self.keepalive_interval)
+        writer = Writer(send, gone, [], self.keepalive_interval)
         try:
             async with anyio.create_task_group() as group:
 
@@ -483,7 +488,7 @@ class HttpApp:
 
                 group.start_soon(watch)
                 await writer.start_stream(group)
-                await _pump(stream, writer)
+                await pump(stream, writer)
                 await writer.finish()
                 group.cancel_scope.cancel()
         finally:
@@ -493,7 +498,7 @@ class HttpApp:
         self, headers: dict[str, str], principal: Principal | None, send: AsgiSend
     ) -> None:
         if _stateless_version(headers.get("mcp-protocol-version")):
-            await _plain(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
+            await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", _ALLOW_POST)
             return
         session = await self._session(headers, principal, send)
         if session is None:
@@ -512,10 +517,10 @@ class HttpApp:
     ) -> None:
         assert self.auth is not None
         if scope["method"] != "GET":
-            await _plain(send, 405, "Method Not Allowed", [(b"allow", b"GET")])
+            await send_text(send, 405, "Method Not Allowed", [(b"allow", b"GET")])
             return
         resource = f"{_origin(scope, headers)}{self.path}"
-        await _json(send, 200, resource_metadata(self.auth, resource))
+        await send_json(send, 200, resource_metadata(self.auth, resource))
 
 
 _NO_BATCHES = RpcError(INVALID_REQUEST, "Invalid Request: 2026-07-28 has no JSON-RPC batches")
@@ -537,92 +542,6 @@ class _Outbox:
             self.sink(data)
 
 
-async def _pump(stream: MemoryObjectReceiveStream[bytes], writer: _Writer) -> None:
-    async with stream:
-        async for data in stream:
-            await writer.event(data)
-
-
-class _Writer:
-    """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments."""
-
-    def __init__(
-        self,
-        send: AsgiSend,
-        gone: anyio.Event,
-        headers: list[tuple[bytes, bytes]],
-        keepalive: float,
-    ) -> None:
-        self._send = send
-        self._gone = gone
-        self._headers = headers
-        self._keepalive = keepalive
-        self._lock = anyio.Lock()
-        self.streaming = False
-
-    async def _write(self, message: MutableMapping[str, Any]) -> None:
-        if self._gone.is_set():
-            return
-        try:
-            await self._send(message)
-        except OSError:
-            self._gone.set()
-
-    async def json(self, status: int, body: Any) -> None:
-        data = b"" if body is None else jsonrpc.encode(body)
-        headers = [(b"content-type", b"application/json"), *self._headers] if data else []
-        headers.append((b"content-length", str(len(data)).encode()))
-        await self._write({"type": "http.response.start", "status": status, "headers": headers})
-        await self._write({"type": "http.response.body", "body": data})
-
-    async def start_stream(self, group: anyio.abc.TaskGroup) -> None:
-        self.streaming = True
-        await self._write(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [*_STREAM_HEADERS, *self._headers],
-            }
-        )
-        group.start_soon(self._keep_alive)
-
-    async def _keep_alive(self) -> None:
-        while True:
-            await anyio.sleep(self._keepalive)
-            await self._chunk(sse.KEEPALIVE)
-
-    async def event(self, data: bytes) -> None:
-        await self._chunk(sse.event(data))
-
-    async def _chunk(self, data: bytes) -> None:
-        async with self._lock:
-            await self._write({"type": "http.response.body", "body": data, "more_body": True})
-
-    async def finish(self) -> None:
-        async with self._lock:
-            await self._write({"type": "http.response.body", "body": b""})
-
-
-# --- small helpers -------------------------------------------------------------------------
-
-
-def _headers(scope: Scope) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for raw_name, raw_value in scope.get("headers", ()):
-        name = raw_name.decode("latin-1").lower()
-        value = raw_value.decode("latin-1")
-        found[name] = f"{found[name]}, {value}" if name in found else value
-    return found
-
-
-def _route_path(scope: Scope) -> str:
-    path: str = scope.get("path", "/")
-    root: str = scope.get("root_path", "")
-    if root and path.startswith(root):
-        path = path[len(root) :]
-    return path or "/"
-
-
 def _origin(scope: Scope, headers: dict[str, str]) -> str:
     host = headers.get("host") or "localhost"
     return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}"
@@ -631,68 +550,3 @@ def _origin(scope: Scope, headers: dict[str, str]) -> str:
 def _stateless_version(header: str | None) -> bool:
     rev = REVISIONS.get((header or "").strip())
     return rev is not None and not rev.handshake
-
-
-async def _read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes | None:
-    """The request body, or None when it exceeds `limit` (then the rest is not read)."""
-    declared = headers.get("content-length")
-    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
-        return None
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return b"".join(chunks)
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-async def _accepted(send: AsgiSend) -> None:
-    await send({"type": "http.response.start", "status": 202, "headers": []})
-    await send({"type": "http.response.body", "body": b""})
-
-
-async def _json(
-    send: AsgiSend, status: int, body: Any, headers: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    data = jsonrpc.encode(body)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(data)).encode()),
-                *(headers or []),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": data})
-
-
-async def _error(send: AsgiSend, status: int, error: RpcError, request_id: Any = None) -> None:
-    await _json(send, status, jsonrpc.error_message(request_id, error))
-
-
-async def _plain(
-    send: AsgiSend, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    data = text.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(data)).encode()),
-                *(headers or []),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": data})

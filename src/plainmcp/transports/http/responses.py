@@ -1,0 +1,175 @@
+"""Writing HTTP answers through ASGI: plain JSON bodies, and SSE streams with keep-alives.
+
+The ASGI plumbing the endpoint (app.py) needs, kept apart so that app.py reads as the protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectReceiveStream
+
+from plainmcp.transports.http import sse
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.jsonrpc import RpcError
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+AsgiSend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+async def pump(stream: MemoryObjectReceiveStream[bytes], writer: Writer) -> None:
+    async with stream:
+        async for data in stream:
+            await writer.event(data)
+
+
+class Writer:
+    """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments."""
+
+    def __init__(
+        self,
+        send: AsgiSend,
+        gone: anyio.Event,
+        headers: list[tuple[bytes, bytes]],
+        keepalive: float,
+    ) -> None:
+        self._send = send
+        self._gone = gone
+        self._headers = headers
+        self._keepalive = keepalive
+        self._lock = anyio.Lock()
+        self.streaming = False
+
+    async def _write(self, message: MutableMapping[str, Any]) -> None:
+        if self._gone.is_set():
+            return
+        try:
+            await self._send(message)
+        except OSError:
+            self._gone.set()
+
+    async def json(self, status: int, body: Any) -> None:
+        data = b"" if body is None else jsonrpc.encode(body)
+        headers = [(b"content-type", b"application/json"), *self._headers] if data else []
+        headers.append((b"content-length", str(len(data)).encode()))
+        await self._write({"type": "http.response.start", "status": status, "headers": headers})
+        await self._write({"type": "http.response.body", "body": data})
+
+    async def start_stream(self, group: anyio.abc.TaskGroup) -> None:
+        self.streaming = True
+        await self._write(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*STREAM_HEADERS, *self._headers],
+            }
+        )
+        group.start_soon(self._keep_alive)
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await anyio.sleep(self._keepalive)
+            await self._chunk(sse.KEEPALIVE)
+
+    async def event(self, data: bytes) -> None:
+        await self._chunk(sse.event(data))
+
+    async def _chunk(self, data: bytes) -> None:
+        async with self._lock:
+            await self._write({"type": "http.response.body", "body": data, "more_body": True})
+
+    async def finish(self) -> None:
+        async with self._lock:
+            await self._write({"type": "http.response.body", "body": b""})
+
+
+def headers_of(scope: Scope) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for raw_name, raw_value in scope.get("headers", ()):
+        name = raw_name.decode("latin-1").lower()
+        value = raw_value.decode("latin-1")
+        found[name] = f"{found[name]}, {value}" if name in found else value
+    return found
+
+
+def route_path(scope: Scope) -> str:
+    path: str = scope.get("path", "/")
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    return path or "/"
+
+
+async def read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes | None:
+    """The request body, or None when it exceeds `limit` (then the rest is not read)."""
+    declared = headers.get("content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def accepted(send: AsgiSend) -> None:
+    await send({"type": "http.response.start", "status": 202, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def send_json(
+    send: AsgiSend, status: int, body: Any, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    data = jsonrpc.encode(body)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def send_error(send: AsgiSend, status: int, error: RpcError, request_id: Any = None) -> None:
+    await send_json(send, status, jsonrpc.error_message(request_id, error))
+
+
+async def send_text(
+    send: AsgiSend, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    data = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(data)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
