@@ -21,7 +21,7 @@ import math
 import struct
 import wave
 import zlib
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Iterator, Mapping
 from typing import Annotated, Any
 
 from plainmcp import (
@@ -38,7 +38,6 @@ from plainmcp import (
     Server,
     ToolError,
 )
-from plainmcp.context import InputRequired
 
 app = Server(
     "plainmcp-everything",
@@ -357,45 +356,6 @@ def _asking(what: str, error: type[Exception] = ToolError) -> Iterator[None]:
         raise error(f"{what} failed: {exc}") from None
 
 
-async def _ask_together(*asks: Callable[[], Awaitable[Any]]) -> list[Any]:
-    """Run several questions to the client; a stateless request gets ONE input-required result
-    with every question still unanswered (plainmcp's ctx otherwise ends the run at the first)."""
-    answers: list[Any] = []
-    pending: dict[str, Any] = {}
-    for ask in asks:
-        try:
-            answers.append(await ask())
-        except InputRequired as needed:
-            pending.update(needed.requests)
-    if pending:
-        raise InputRequired(pending)
-    return answers
-
-
-async def _elicit_as(
-    ctx: Context, key: str, message: str, schema: Mapping[str, Any]
-) -> ElicitResult:
-    """ctx.elicit, with a stateless request's input request named `key`.
-
-    plainmcp names the input requests of a stateless run itself ("elicitation-1", ...) and
-    Context has no parameter for another name; input-required-result-basic-elicitation requires
-    the key "user_name". So the answer is looked up under `key` among the answers the request
-    carries (plainmcp has already checked them against the signed requestState and dropped any
-    the state did not ask for), and a missing or malformed one is asked for again under `key`.
-    """
-    if ctx.revision < STATELESS:
-        return await ctx.elicit(message, schema)
-    answer = ctx._ex.answers.get(key)  # no public accessor (see the docstring)
-    if isinstance(answer, dict) and answer.get("action") in ("accept", "decline", "cancel"):
-        content = answer.get("content")
-        return ElicitResult(answer["action"], content if isinstance(content, dict) else None)
-    try:
-        return await ctx.elicit(message, schema)
-    except InputRequired as needed:
-        [request] = needed.requests.values()
-        raise InputRequired({key: request}) from None
-
-
 def _one_string(name: str) -> dict[str, Any]:
     """A form with one required string field."""
     return {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
@@ -472,7 +432,7 @@ async def test_input_required_result_elicitation(ctx: Context) -> str:
     """Tests an input-required result with one elicitation (input key "user_name"): asks for a
     name and greets it."""
     with _asking("Elicitation"):
-        answer = await _elicit_as(ctx, "user_name", "What is your name?", _one_string("name"))
+        answer = await ctx.elicit("What is your name?", _one_string("name"), key="user_name")
     return f"Hello, {_accepted(answer, 'name')}!"
 
 
@@ -507,10 +467,10 @@ async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
     """Tests one input-required result with three input requests: an elicitation (a name), a
     sampling request (a greeting) and roots/list."""
     with _asking("Asking the client"):
-        name, greeting, roots = await _ask_together(
-            lambda: ctx.elicit("What is your name?", _one_string("name")),
-            lambda: ctx.sample("Generate a greeting", max_tokens=50),
-            ctx.list_roots,
+        name, greeting, roots = await ctx.ask_all(
+            ctx.elicit("What is your name?", _one_string("name")),
+            ctx.sample("Generate a greeting", max_tokens=50),
+            ctx.list_roots(),
         )
     return (
         f"name={_accepted(name, 'name')}; greeting={_sampled_text(greeting)};"
@@ -541,17 +501,17 @@ async def test_input_required_result_tampered_state(ctx: Context) -> str:
 async def test_input_required_result_capabilities(ctx: Context) -> str:
     """Tests that input requests follow the client's declared capabilities: asks for a name by
     elicitation and a greeting by sampling, each only if the client declared that capability."""
-    asks: list[Callable[[], Awaitable[Any]]] = []
+    asks: list[Awaitable[Any]] = []
     kinds = [kind for kind in ("elicitation", "sampling") if kind in ctx.client_capabilities]
     if not kinds:
         return "The client declared neither elicitation nor sampling: nothing was asked"
     for kind in kinds:
         if kind == "elicitation":
-            asks.append(lambda: ctx.elicit("What is your name?", _one_string("name")))
+            asks.append(ctx.elicit("What is your name?", _one_string("name")))
         else:
-            asks.append(lambda: ctx.sample("Generate a greeting", max_tokens=50))
+            asks.append(ctx.sample("Generate a greeting", max_tokens=50))
     with _asking("Asking the client"):
-        answers = await _ask_together(*asks)
+        answers = await ctx.ask_all(*asks)
     parts = [
         f"name={_accepted(answer, 'name')}"
         if kind == "elicitation"

@@ -7,6 +7,8 @@ in server memory and any process with the same secret can continue.
 from __future__ import annotations
 
 import base64
+import gc
+import warnings
 from typing import Any
 
 import pytest
@@ -361,3 +363,128 @@ async def test_prompts_and_resources_answer_32021_too() -> None:
     assert prompt["error"]["code"] == read["error"]["code"] == -32021
     assert prompt["error"]["data"] == {"requiredCapabilities": {"elicitation": {}}}
     assert read["error"]["data"] == {"requiredCapabilities": {"roots": {}}}
+
+
+def survey_server() -> Server:
+    app = Server("survey", version="1.0.0", state_secret=SECRET)
+    form = {"type": "object", "properties": {"n": {"type": "string"}}}
+
+    @app.tool
+    async def survey(ctx: Context) -> str:
+        """Asks a named question and two at once."""
+        name, greeting = await ctx.ask_all(
+            ctx.elicit("Name?", form, key="user_name"),
+            ctx.sample("Say hi", max_tokens=5, key="hello"),
+        )
+        (roots,) = await ctx.ask_all(ctx.list_roots())
+        return f"{name.content}|{greeting.content['text']}|{[r.uri for r in roots]}"
+
+    return app
+
+
+async def test_named_keys_and_questions_asked_together() -> None:
+    caps = {"elicitation": {}, "sampling": {}, "roots": {}}
+    async with Session(survey_server(), revision_hint="2026-07-28") as s:
+        first = await s.result("tools/call", call("survey", capabilities=caps))
+        assert first["inputRequests"] == {
+            "user_name": {
+                "method": "elicitation/create",
+                "params": {
+                    "message": "Name?",
+                    "requestedSchema": {"type": "object", "properties": {"n": {"type": "string"}}},
+                },
+            },
+            "hello": {
+                "method": "sampling/createMessage",
+                "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
+                    "maxTokens": 5,
+                },
+            },
+        }
+        # A malformed answer (no action) does not count: that question is asked again.
+        second = await s.result(
+            "tools/call",
+            call(
+                "survey",
+                capabilities=caps,
+                requestState=first["requestState"],
+                inputResponses={
+                    "user_name": {"content": {"n": "Ada"}},
+                    "hello": {"role": "assistant", "content": {"type": "text", "text": "hi"}},
+                },
+            ),
+        )
+        assert list(second["inputRequests"]) == ["user_name"]
+        third = await s.result(
+            "tools/call",
+            call(
+                "survey",
+                capabilities=caps,
+                requestState=second["requestState"],
+                inputResponses={"user_name": accept(n="Ada")},
+            ),
+        )
+        assert third["inputRequests"] == {"roots-1": {"method": "roots/list", "params": {}}}
+        done = await s.result(
+            "tools/call",
+            call(
+                "survey",
+                capabilities=caps,
+                requestState=third["requestState"],
+                inputResponses={"roots-1": {"roots": [{"uri": "file:///w"}]}},
+            ),
+        )
+        assert done["content"] == [{"type": "text", "text": "{'n': 'Ada'}|hi|['file:///w']"}]
+
+
+async def test_ask_all_in_a_session_asks_one_after_another() -> None:
+    async with Session(survey_server()) as s:
+        await s.initialize(capabilities={"elicitation": {}, "sampling": {}, "roots": {}})
+        call_id = await s.start("tools/call", {"name": "survey", "arguments": {}})
+        answers = [
+            {"action": "accept", "content": {"n": "Bo"}},
+            {"role": "assistant", "content": {"type": "text", "text": "yo"}, "model": "m"},
+            {"roots": [{"uri": "file:///r"}]},
+        ]
+        asked = []
+        for answer in answers:
+            request = await s.wait_for(
+                lambda m: (
+                    isinstance(m, dict)
+                    and "method" in m
+                    and "id" in m
+                    and m["id"] not in [a["id"] for a in asked]
+                )
+            )
+            asked.append(request)
+            await s.send({"jsonrpc": "2.0", "id": request["id"], "result": answer})
+        assert [r["method"] for r in asked] == [
+            "elicitation/create",
+            "sampling/createMessage",
+            "roots/list",
+        ]
+        reply = await s.response(call_id)
+    assert reply["result"]["content"] == [{"type": "text", "text": "{'n': 'Bo'}|yo|['file:///r']"}]
+
+
+async def test_ask_all_stops_at_an_error_without_leaving_questions_unawaited() -> None:
+    app = Server("survey", version="1.0.0", state_secret=SECRET)
+
+    @app.tool
+    async def needs_sampling(ctx: Context) -> str:
+        """Asks for sampling (undeclared), then elicitation."""
+        await ctx.ask_all(
+            ctx.sample("hi", max_tokens=5),
+            ctx.elicit("Name?", {"type": "object", "properties": {}}),
+        )
+        return "unreachable"
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with Session(app, revision_hint="2026-07-28") as s:
+            reply = await s.request("tools/call", call("needs_sampling"))
+        gc.collect()
+    assert [str(w.message) for w in caught if w.category is RuntimeWarning] == []
+    assert reply["error"]["code"] == -32021
+    assert reply["error"]["data"] == {"requiredCapabilities": {"sampling": {}}}

@@ -9,9 +9,9 @@ from __future__ import annotations
 import inspect
 import math
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import anyio
 
@@ -21,6 +21,8 @@ from plainmcp.wire.meta import LOG_LEVELS
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
+
+T = TypeVar("T")
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
@@ -191,9 +193,11 @@ class Context:
                 {capability: {}} if self._ex.stateless else None,
             )
 
-    async def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def _ask(
+        self, method: str, params: dict[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
         if self._ex.stateless:
-            return self._answer(method, params)
+            return self._answer(method, params, key)
         try:
             return await self._ex.conn.ask(
                 method, params, timeout=self._client_timeout, related_to=self.request_id
@@ -201,22 +205,51 @@ class Context:
         except RpcError as exc:
             raise ClientRequestError(exc.code, exc.message, exc.data) from None
 
-    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _answer(self, method: str, params: dict[str, Any], key: str | None) -> dict[str, Any]:
         """The client's answer to this run's next `method` request, or InputRequired for it.
 
         A stateless request is re-run from the start on every retry, so the n-th request of a
-        kind gets the same key each time and finds its answer once the client has given it.
+        kind gets the same key each time (unless the caller names it) and finds its answer once
+        the client has given it. An answer of the wrong shape is asked for again.
         """
-        kind = method.split("/", 1)[0]
-        self._asked[kind] = self._asked.get(kind, 0) + 1
-        key = f"{kind}-{self._asked[kind]}"
+        if key is None:
+            kind = method.split("/", 1)[0]
+            self._asked[kind] = self._asked.get(kind, 0) + 1
+            key = f"{kind}-{self._asked[kind]}"
         answer = self._ex.answers.get(key)
-        if isinstance(answer, dict):
+        if isinstance(answer, dict) and _ANSWER_SHAPE[method](answer):
             return answer
         raise InputRequired({key: {"method": method, "params": params}})
 
-    async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
-        """Ask the user for input through the client: a message and a flat JSON object schema."""
+    async def ask_all(self, *questions: Awaitable[T]) -> list[T]:
+        """Ask several questions (un-awaited `ctx.elicit(...)`, `ctx.sample(...)`,
+        `ctx.list_roots()` calls) at once: in a stateless request every unanswered one goes
+        into one input-required result, instead of one round trip each. In a session they are
+        asked one after another."""
+        answers: list[T] = []
+        pending: dict[str, Any] = {}
+        waiting = list(questions)
+        try:
+            while waiting:
+                try:
+                    answers.append(await waiting.pop(0))
+                except InputRequired as needed:
+                    pending.update(needed.requests)
+        finally:
+            for question in waiting:  # an error ended the round: the rest are never asked
+                if inspect.iscoroutine(question):
+                    question.close()
+        if pending:
+            raise InputRequired(pending)
+        return answers
+
+    async def elicit(
+        self, message: str, schema: Mapping[str, Any], *, key: str | None = None
+    ) -> ElicitResult:
+        """Ask the user for input through the client: a message and a flat JSON object schema.
+
+        `key` names the input request of a stateless (2026-07-28) request; default
+        "elicitation-1", "elicitation-2", ... in the order asked."""
         self._require("elicitation", "elicitation/create")
         rev = self._ex.revision
         if not rev.elicitation_multi_select and any(
@@ -227,7 +260,7 @@ class Context:
                 f"protocol revision {rev.version} has no multi-select (array) elicitation fields"
             )
         result = await self._ask(
-            "elicitation/create", {"message": message, "requestedSchema": dict(schema)}
+            "elicitation/create", {"message": message, "requestedSchema": dict(schema)}, key
         )
         action = result.get("action")
         if action not in ("accept", "decline", "cancel"):
@@ -245,13 +278,16 @@ class Context:
         stop_sequences: Sequence[str] | None = None,
         model_preferences: Mapping[str, Any] | None = None,
         include_context: Literal["none", "thisServer", "allServers"] | None = None,
+        key: str | None = None,
     ) -> SampleResult:
-        """Ask the client's model for a completion (`messages` as a string is one user turn)."""
+        """Ask the client's model for a completion (`messages` as a string is one user turn).
+
+        `key` names the input request of a stateless request (default "sampling-N")."""
         self._require("sampling", "sampling/createMessage")
         if isinstance(messages, str):
             messages = [{"role": "user", "content": {"type": "text", "text": messages}}]
         params: dict[str, Any] = {"messages": [dict(m) for m in messages], "maxTokens": max_tokens}
-        for key, value in (
+        for field_name, value in (
             ("systemPrompt", system_prompt),
             ("temperature", temperature),
             ("stopSequences", list(stop_sequences) if stop_sequences is not None else None),
@@ -259,8 +295,8 @@ class Context:
             ("includeContext", include_context),
         ):
             if value is not None:
-                params[key] = value
-        result = await self._ask("sampling/createMessage", params)
+                params[field_name] = value
+        result = await self._ask("sampling/createMessage", params, key)
         return SampleResult(
             role=str(result.get("role", "")),
             content=result.get("content"),
@@ -268,10 +304,10 @@ class Context:
             stop_reason=result.get("stopReason"),
         )
 
-    async def list_roots(self) -> list[Root]:
-        """The roots (folders, repositories) the client exposes."""
+    async def list_roots(self, *, key: str | None = None) -> list[Root]:
+        """The roots (folders, repositories) the client exposes (`key`: as for `elicit`)."""
         self._require("roots", "roots/list")
-        result = await self._ask("roots/list", {})
+        result = await self._ask("roots/list", {}, key)
         roots = result.get("roots")
         if not isinstance(roots, list):
             return []
@@ -280,6 +316,14 @@ class Context:
             for r in roots
             if isinstance(r, dict) and isinstance(r.get("uri"), str)
         ]
+
+
+_ANSWER_SHAPE: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "elicitation/create": lambda a: a.get("action") in ("accept", "decline", "cancel"),
+    "sampling/createMessage": lambda a: "content" in a,
+    "roots/list": lambda a: isinstance(a.get("roots"), list),
+}
+"""What an answer to each input request must look like to count as one."""
 
 
 def context_params(fn: Callable[..., Any]) -> tuple[str, ...]:
