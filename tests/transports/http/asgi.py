@@ -94,37 +94,33 @@ class Call:
         self._validate(message)
         return message
 
-    async def next_event(self, timeout: float = 5.0) -> Any:
-        """The next SSE message (comments skipped), waiting for it."""
+    async def _next_block(self, wanted: Any, timeout: float) -> bytes:
+        """The next SSE block (text up to a blank line) that `wanted` accepts, waiting for it."""
         with anyio.fail_after(timeout):
             while True:
                 pending = self.body[self._read :]
                 end = pending.find(b"\n\n")
                 if end >= 0:
-                    event = pending[:end]
+                    block = pending[:end]
                     self._read += end + 2
-                    if any(line.startswith(b"data:") for line in event.split(b"\n")):
-                        return self._decode(event)
+                    if wanted(block):
+                        return block
                     continue
                 if self.done:
                     raise EOFError("the stream ended")
                 self._more = anyio.Event()
                 await self._more.wait()
 
+    async def next_event(self, timeout: float = 5.0) -> Any:
+        """The next SSE message (comments skipped)."""
+        block = await self._next_block(
+            lambda b: any(line.startswith(b"data:") for line in b.split(b"\n")), timeout
+        )
+        return self._decode(block)
+
     async def comment(self, timeout: float = 5.0) -> bytes:
-        """Wait for the next comment line (keep-alive)."""
-        with anyio.fail_after(timeout):
-            while True:
-                pending = self.body[self._read :]
-                end = pending.find(b"\n\n")
-                if end >= 0:
-                    event = pending[:end]
-                    self._read += end + 2
-                    if event.startswith(b":"):
-                        return event
-                    continue
-                self._more = anyio.Event()
-                await self._more.wait()
+        """The next comment line (keep-alive)."""
+        return await self._next_block(lambda b: b.startswith(b":"), timeout)
 
 
 def _split_events(body: bytes) -> list[bytes]:

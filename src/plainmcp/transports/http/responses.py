@@ -135,22 +135,32 @@ async def accepted(send: AsgiSend) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def send_json(
-    send: AsgiSend, status: int, body: Any, headers: list[tuple[bytes, bytes]] | None = None
+async def send_body(
+    send: AsgiSend,
+    status: int,
+    content_type: bytes,
+    data: bytes,
+    headers: list[tuple[bytes, bytes]] | None = None,
 ) -> None:
-    data = jsonrpc.encode(body)
+    """A whole response with a body of known length."""
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", content_type),
                 (b"content-length", str(len(data)).encode()),
                 *(headers or []),
             ],
         }
     )
     await send({"type": "http.response.body", "body": data})
+
+
+async def send_json(
+    send: AsgiSend, status: int, body: Any, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send_body(send, status, b"application/json", jsonrpc.encode(body), headers)
 
 
 async def send_error(send: AsgiSend, status: int, error: RpcError, request_id: Any = None) -> None:
@@ -160,16 +170,4 @@ async def send_error(send: AsgiSend, status: int, error: RpcError, request_id: A
 async def send_text(
     send: AsgiSend, status: int, text: str, headers: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    data = text.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(data)).encode()),
-                *(headers or []),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": data})
+    await send_body(send, status, b"text/plain; charset=utf-8", text.encode(), headers)
