@@ -148,3 +148,57 @@ def test_eof_waits_for_running_requests() -> None:
     lines = pipes.finish()
     assert [m["id"] for m in lines] == [1, 2]
     assert lines[1]["result"]["content"] == [{"type": "text", "text": "rested"}]
+
+
+def test_a_regular_file_on_stdin_is_read_by_the_thread_reader(small: Server, tmp_path: Any) -> None:
+    # A file cannot be polled by the event loop; the thread reader serves it the same way.
+    source = tmp_path / "requests.jsonl"
+    source.write_bytes(PING + b"\n" + PING.replace(b"1", b"2") + b"\n" + b"x" * 5000 + b"\n")
+    out_r, out_w = os.pipe()
+    with source.open("rb") as stdin:
+        assert not stdio._pollable(stdin.fileno())
+        anyio.run(stdio.serve, small, stdin.fileno(), out_w)
+    os.close(out_w)
+    with os.fdopen(out_r, "rb") as out:
+        replies = [orjson.loads(line) for line in out]
+    assert sorted(replies, key=lambda r: r.get("id", 0)) == [
+        {
+            "jsonrpc": "2.0",
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: message exceeds the limit of 1000 bytes",
+            },
+        },
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+        {"jsonrpc": "2.0", "id": 2, "result": {}},
+    ]
+
+
+def test_pipes_are_read_in_the_event_loop_and_left_as_they_were() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        assert stdio._pollable(read_end)
+        assert os.get_blocking(read_end)
+        os.close(write_end)
+        anyio.run(stdio.serve, Server("s"), read_end, os.open(os.devnull, os.O_WRONLY))
+        assert os.get_blocking(read_end)  # restored after serving
+    finally:
+        os.close(read_end)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "lines"),
+    [
+        ([b"a\nb", b"c\n"], [b"a", b"bc"]),
+        ([b"  x \r\n\n\n", b"y"], [b"x", b"y"]),
+        ([b"12345", b"6789\nok\n"], [b"12345", b"ok"]),  # limit 4: cut once, rest skipped
+        ([b"123", b"456", b"78\n", b"z\n"], [b"12345", b"z"]),
+    ],
+)
+def test_line_splitter(chunks: list[bytes], lines: list[bytes]) -> None:
+    splitter = stdio.LineSplitter(4)
+    out: list[bytes] = []
+    for chunk in chunks:
+        out += splitter.feed(chunk)
+    out += splitter.finish()
+    assert out == lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectSendStream
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
@@ -62,12 +63,55 @@ def run(server: Server, *, input_fd: int = 0, output_fd: int | None = None) -> N
         anyio.run(serve, server, input_fd, out)
 
 
+class LineSplitter:
+    """Bytes in, complete lines out (sans-I/O). A line longer than `limit` comes out once, cut
+    to limit + 1 bytes (so the connection refuses it), and the rest of it is skipped."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pending = bytearray()
+        self._discarding = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        pending = self._pending
+        # `pending` holds no newline before this chunk: search only the new bytes, so a long
+        # line read in many chunks costs linear time, not quadratic.
+        scanned = len(pending)
+        pending += chunk
+        lines: list[bytes] = []
+        start = 0
+        while True:
+            end = pending.find(b"\n", max(start, scanned))
+            if end < 0:
+                break
+            if self._discarding:
+                self._discarding = False
+            else:
+                line = bytes(pending[start:end]).strip()
+                if line:
+                    lines.append(line)
+            start = end + 1
+        del pending[:start]
+        if len(pending) > self.limit:
+            if not self._discarding:
+                lines.append(bytes(pending[: self.limit + 1]))
+                self._discarding = True
+            pending.clear()
+        return lines
+
+    def finish(self) -> list[bytes]:
+        """What is left when the input ends: a last line without a newline."""
+        tail = bytes(self._pending).strip()
+        self._pending.clear()
+        return [tail] if tail and not self._discarding else []
+
+
 def _reader(
     fd: int, lines: MemoryObjectSendStream[list[bytes]], limit: int, token: EventLoopToken
 ) -> None:
-    """Blocking reads in a thread; complete lines go to the loop in batches (one hop per chunk)."""
-    pending = bytearray()
-    discarding = False
+    """Blocking reads in a thread (for input the event loop cannot wait on: a terminal, a
+    file); complete lines go to the loop in batches, one hop per chunk."""
+    splitter = LineSplitter(limit)
     try:
         while True:
             try:
@@ -76,40 +120,52 @@ def _reader(
                 break
             if not chunk:
                 break
-            # `pending` holds no newline before this chunk: search only the new bytes, so a
-            # long line read in many chunks costs linear time, not quadratic.
-            scanned = len(pending)
-            pending += chunk
-            batch: list[bytes] = []
-            start = 0
-            while True:
-                end = pending.find(b"\n", max(start, scanned))
-                if end < 0:
-                    break
-                if discarding:
-                    discarding = False
-                else:
-                    line = bytes(pending[start:end]).strip()
-                    if line:
-                        batch.append(line)
-                start = end + 1
-            del pending[:start]
-            if len(pending) > limit:
-                # An oversized line: answer it once and skip the rest of it.
-                if not discarding:
-                    batch.append(bytes(pending[: limit + 1]))
-                    discarding = True
-                pending.clear()
+            batch = splitter.feed(chunk)
             if batch:
                 anyio.from_thread.run(lines.send, batch, token=token)
-        tail = bytes(pending).strip()
-        if tail and not discarding:
-            anyio.from_thread.run(lines.send, [tail], token=token)
+        tail = splitter.finish()
+        if tail:
+            anyio.from_thread.run(lines.send, tail, token=token)
     except (anyio.BrokenResourceError, anyio.ClosedResourceError, RuntimeError):
         pass
     finally:
         with contextlib.suppress(RuntimeError):
             anyio.from_thread.run_sync(lines.close, token=token)
+
+
+def _pollable(fd: int) -> bool:
+    """A pipe or a socket: the event loop can wait on it (a regular file or terminal cannot,
+    or should not be switched to non-blocking mode, since a shell shares it)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+async def _read_in_loop(fd: int, conn: Connection) -> None:
+    """Read a pipe without a thread: no hop between threads per message."""
+    splitter = LineSplitter(conn.server.max_message_bytes)
+    was_blocking = os.get_blocking(fd)
+    os.set_blocking(fd, False)
+    try:
+        while True:
+            try:
+                chunk = os.read(fd, _READ_CHUNK)
+            except BlockingIOError:
+                await anyio.wait_readable(fd)
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            for line in splitter.feed(chunk):
+                await conn.receive(line)
+        for line in splitter.finish():
+            await conn.receive(line)
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, was_blocking)
 
 
 async def serve(server: Server, input_fd: int, output_fd: int) -> None:
@@ -128,29 +184,15 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
             broken.set()
 
     conn = server.connect(send)
-    send_lines, receive_lines = anyio.create_memory_object_stream[list[bytes]](16)
     try:
-        await _serve_connection(conn, input_fd, send_lines, receive_lines, broken)
+        await _serve_connection(conn, input_fd, broken)
     finally:
         conn.close()
 
 
-async def _serve_connection(
-    conn: Connection,
-    input_fd: int,
-    send_lines: MemoryObjectSendStream[list[bytes]],
-    receive_lines: MemoryObjectReceiveStream[list[bytes]],
-    broken: anyio.Event,
-) -> None:
-    server = conn.server
+async def _serve_connection(conn: Connection, input_fd: int, broken: anyio.Event) -> None:
     async with anyio.create_task_group() as tasks:
         conn.bind(tasks)
-        thread = threading.Thread(
-            target=_reader,
-            args=(input_fd, send_lines, server.max_message_bytes, anyio.lowlevel.current_token()),
-            name="plainmcp-stdin",
-            daemon=True,
-        )
 
         async def watch_broken() -> None:
             await broken.wait()
@@ -158,14 +200,28 @@ async def _serve_connection(
             tasks.cancel_scope.cancel()
 
         tasks.start_soon(watch_broken)
-        thread.start()
-        async with receive_lines:
-            async for batch in receive_lines:
-                for line in batch:
-                    await conn.receive(line)
+        if _pollable(input_fd):
+            await _read_in_loop(input_fd, conn)
+        else:
+            await _read_in_thread(input_fd, conn)
         # stdin is closed: the requests already read still get their answers, and listen
         # streams end gracefully.
         conn.closing.set()
         while conn.busy:
             await anyio.sleep(0.01)
         tasks.cancel_scope.cancel()
+
+
+async def _read_in_thread(fd: int, conn: Connection) -> None:
+    send_lines, receive_lines = anyio.create_memory_object_stream[list[bytes]](16)
+    thread = threading.Thread(
+        target=_reader,
+        args=(fd, send_lines, conn.server.max_message_bytes, anyio.lowlevel.current_token()),
+        name="plainmcp-stdin",
+        daemon=True,
+    )
+    thread.start()
+    async with receive_lines:
+        async for batch in receive_lines:
+            for line in batch:
+                await conn.receive(line)
