@@ -215,13 +215,16 @@ async def call_tool(
     for param in tool.context_params:
         kwargs[param] = context
     try:
-        with anyio.move_on_after(timeout) as deadline:
+        if timeout is None:
             value = await _invoke(tool, kwargs)
-        if deadline.cancelled_caught:
-            log.warning("tool %r timed out after %g s", tool.name, timeout)
-            return error_result(
-                f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
-            )
+        else:
+            with anyio.move_on_after(timeout) as deadline:
+                value = await _invoke(tool, kwargs)
+            if deadline.cancelled_caught:
+                log.warning("tool %r timed out after %g s", tool.name, timeout)
+                return error_result(
+                    f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
+                )
     except ToolError as exc:
         return error_result(exc.message)
     except ClientCapabilityError as exc:
