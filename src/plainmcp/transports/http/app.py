@@ -12,13 +12,11 @@ stream as soon as the request sends progress, a log message or a request to the 
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
-import math
+from collections import deque
 from collections.abc import Callable
 from typing import Any
-
-import anyio
 
 from plainmcp.connection import Connection
 from plainmcp.transports.http import rules
@@ -29,12 +27,12 @@ from plainmcp.transports.http.responses import (
     Writer,
     accepted,
     headers_of,
-    pump,
     read_body,
     route_path,
     send_error,
     send_json,
     send_text,
+    until_disconnect,
 )
 from plainmcp.transports.http.security import (
     AuthFailure,
@@ -386,11 +384,15 @@ class HttpApp:
     ) -> None:
         """Serve the requests of one POST and write their answers: JSON when only replies come
         out, an SSE stream as soon as anything else does."""
-        items_send, items = anyio.create_memory_object_stream[tuple[bool, Any]](math.inf)
+        loop = asyncio.get_running_loop()
+        queue: deque[tuple[bool, Any]] = deque()
+        """(is a reply, message): replies as dicts, other messages encoded."""
+        wake = asyncio.Event()
+        unanswered = len(requests)
 
         def related_now(data: bytes) -> None:
-            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                items_send.send_nowait((False, data))
+            queue.append((False, data))
+            wake.set()
 
         async def related(data: bytes) -> None:
             related_now(data)
@@ -399,22 +401,21 @@ class HttpApp:
             outbox.sink = related_now
 
         async def serve(request: Request) -> None:
-            reply = await conn.serve_request(request, related)
-            if reply is not None:
-                if on_reply is not None and not on_reply(reply):
-                    headers.clear()
-                items_send.send_nowait((True, reply))
+            nonlocal unanswered
+            try:
+                reply = await conn.serve_request(request, related)
+                if reply is not None:
+                    if on_reply is not None and not on_reply(reply):
+                        headers.clear()
+                    queue.append((True, reply))
+            finally:
+                unanswered -= 1
+                wake.set()
 
-        async def serve_all() -> None:
-            async with items_send, anyio.create_task_group() as group:
-                for request in requests:
-                    group.start_soon(serve, request)
-
-        gone = anyio.Event()
+        gone = asyncio.Event()
 
         async def watch() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
+            await until_disconnect(receive)
             gone.set()
             if stateless:
                 # 2026-07-28: closing the stream cancels the request.
@@ -424,21 +425,25 @@ class HttpApp:
                         scope.cancel()
 
         writer = Writer(send, gone, headers, self.keepalive_interval)
-        async with anyio.create_task_group() as group:
-            group.start_soon(serve_all)
-            group.start_soon(watch)
-            replies: list[dict[str, Any]] = list(extra or [])
-            async with items:
-                async for is_reply, item in items:
-                    if writer.streaming:
-                        await writer.event(jsonrpc.encode(item) if is_reply else item)
-                    elif is_reply:
-                        replies.append(item)
-                    else:
-                        await writer.start_stream(group)
-                        for reply in replies:
-                            await writer.event(jsonrpc.encode(reply))
-                        await writer.event(item)
+        serving = [loop.create_task(serve(request)) for request in requests]
+        watcher = loop.create_task(watch())
+        replies: list[dict[str, Any]] = list(extra or [])
+        try:
+            while queue or unanswered:
+                if not queue:
+                    wake.clear()
+                    await wake.wait()
+                    continue
+                is_reply, item = queue.popleft()
+                if writer.streaming:
+                    await writer.event(jsonrpc.encode(item) if is_reply else item)
+                elif is_reply:
+                    replies.append(item)
+                else:
+                    await writer.start_stream()
+                    for reply in replies:
+                        await writer.event(jsonrpc.encode(reply))
+                    await writer.event(item)
             if writer.streaming:
                 await writer.finish()
             elif replies:
@@ -447,7 +452,11 @@ class HttpApp:
                 await writer.json(status, body)
             else:
                 await writer.json(202, None)
-            group.cancel_scope.cancel()
+        finally:
+            writer.stop()
+            watcher.cancel()
+            for task in serving:
+                task.cancel()
 
     # --- GET and DELETE --------------------------------------------------------------------
 
@@ -475,23 +484,24 @@ class HttpApp:
             )
             return
         stream = session.open_stream()
-        gone = anyio.Event()
+        gone = asyncio.Event()
         writer = Writer(send, gone, [], self.keepalive_interval)
+
+        def client_gone(_: object) -> None:
+            gone.set()
+            session.close_stream()  # ends the loop below
+
+        watcher = asyncio.get_running_loop().create_task(until_disconnect(receive))
+        watcher.add_done_callback(client_gone)
         try:
-            async with anyio.create_task_group() as group:
-
-                async def watch() -> None:
-                    while (await receive())["type"] != "http.disconnect":
-                        pass
-                    gone.set()
-                    group.cancel_scope.cancel()
-
-                group.start_soon(watch)
-                await writer.start_stream(group)
-                await pump(stream, writer)
-                await writer.finish()
-                group.cancel_scope.cancel()
+            await writer.start_stream()
+            async with stream:
+                async for data in stream:
+                    await writer.event(data)
+            await writer.finish()
         finally:
+            writer.stop()
+            watcher.cancel()
             session.close_stream()
 
     async def _delete(
@@ -504,8 +514,7 @@ class HttpApp:
         if session is None:
             return
         self.sessions.end(session)
-        await send({"type": "http.response.start", "status": 204, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
+        await accepted(send, 204)
 
     # --- auth metadata ---------------------------------------------------------------------
 

@@ -5,12 +5,9 @@ The ASGI plumbing the endpoint (app.py) needs, kept apart so that app.py reads a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-
-import anyio
-import anyio.abc
-from anyio.streams.memory import MemoryObjectReceiveStream
 
 from plainmcp.transports.http import sse
 from plainmcp.wire import jsonrpc
@@ -27,19 +24,17 @@ STREAM_HEADERS = [
 ]
 
 
-async def pump(stream: MemoryObjectReceiveStream[bytes], writer: Writer) -> None:
-    async with stream:
-        async for data in stream:
-            await writer.event(data)
-
-
 class Writer:
-    """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments."""
+    """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments.
+
+    Plain asyncio (the HTTP server runs on asyncio): this is per request, and anyio's tasks and
+    locks cost several times more.
+    """
 
     def __init__(
         self,
         send: AsgiSend,
-        gone: anyio.Event,
+        gone: asyncio.Event,
         headers: list[tuple[bytes, bytes]],
         keepalive: float,
     ) -> None:
@@ -47,7 +42,8 @@ class Writer:
         self._gone = gone
         self._headers = headers
         self._keepalive = keepalive
-        self._lock = anyio.Lock()
+        self._lock = asyncio.Lock()
+        self._keeper: asyncio.Task[None] | None = None
         self.streaming = False
 
     async def _write(self, message: MutableMapping[str, Any]) -> None:
@@ -65,7 +61,7 @@ class Writer:
         await self._write({"type": "http.response.start", "status": status, "headers": headers})
         await self._write({"type": "http.response.body", "body": data})
 
-    async def start_stream(self, group: anyio.abc.TaskGroup) -> None:
+    async def start_stream(self) -> None:
         self.streaming = True
         await self._write(
             {
@@ -74,11 +70,11 @@ class Writer:
                 "headers": [*STREAM_HEADERS, *self._headers],
             }
         )
-        group.start_soon(self._keep_alive)
+        self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
 
     async def _keep_alive(self) -> None:
         while True:
-            await anyio.sleep(self._keepalive)
+            await asyncio.sleep(self._keepalive)
             await self._chunk(sse.KEEPALIVE)
 
     async def event(self, data: bytes) -> None:
@@ -89,8 +85,21 @@ class Writer:
             await self._write({"type": "http.response.body", "body": data, "more_body": True})
 
     async def finish(self) -> None:
+        self.stop()
         async with self._lock:
             await self._write({"type": "http.response.body", "body": b""})
+
+    def stop(self) -> None:
+        """No more keep-alives (the stream ends, or the request was abandoned)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            self._keeper = None
+
+
+async def until_disconnect(receive: Receive) -> None:
+    """Return when the client has gone (the request body was read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def headers_of(scope: Scope) -> dict[str, str]:
@@ -130,8 +139,10 @@ async def read_body(receive: Receive, headers: dict[str, str], limit: int) -> by
             return b"".join(chunks)
 
 
-async def accepted(send: AsgiSend) -> None:
-    await send({"type": "http.response.start", "status": 202, "headers": []})
+async def accepted(send: AsgiSend, status: int = 202) -> None:
+    """An answer without a body (202 Accepted, 204 No Content)."""
+    headers = [(b"content-length", b"0")] if status != 204 else []
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b""})
 
 
