@@ -1,0 +1,49 @@
+"""Benchmark fixture: the official MCP Python SDK (PyPI mcp 2.x, its high-level MCPServer).
+
+stdio: python sdk_server.py
+HTTP:  python sdk_server.py --http PORT   (streamable HTTP at /mcp, JSON responses)
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fixtures import http_port, png, rows, watchdog
+from mcp.server import MCPServer
+from mcp.server.mcpserver.utilities.types import Image
+
+mcp = MCPServer("bench-sdk")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@mcp.tool()
+def echo_text(text: str) -> str:
+    """Return the text unchanged."""
+    return text
+
+
+@mcp.tool()
+def big_image() -> Image:
+    """A 4 MiB PNG."""
+    return Image(data=png(), format="png")
+
+
+@mcp.tool()
+def many_rows(n: int) -> list[dict]:
+    """n small records as structured output."""
+    return rows(n)
+
+
+if __name__ == "__main__":
+    watchdog()
+    port = http_port(sys.argv)
+    if port is None:
+        mcp.run()
+    else:
+        mcp.run("streamable-http", host="127.0.0.1", port=port, json_response=True)
