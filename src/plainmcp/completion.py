@@ -18,9 +18,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-import anyio.to_thread
-
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from plainmcp.workers import run_in_worker
 
 __all__ = [
     "MAX_VALUES",
@@ -160,9 +159,7 @@ async def complete(
             found = _collect(await completer(value, args))  # type: ignore[misc]
         else:
             # Consume the iterable in the thread too: a generator does its work lazily.
-            found = await anyio.to_thread.run_sync(
-                functools.partial(_run_sync, completer, value, args), abandon_on_cancel=True
-            )
+            found = await run_in_worker(functools.partial(_run_sync, completer, value, args))
     except Exception as exc:
         log.error("%s failed", label, exc_info=exc)
         raise RpcError(INTERNAL_ERROR, f"Internal error: {label} failed") from None

@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-import anyio.to_thread
 from pydantic.fields import FieldInfo
 
 from plainmcp.completion import Completer, completer_for
@@ -37,6 +36,7 @@ from plainmcp.docstrings import parse_docstring
 from plainmcp.tools import check_name
 from plainmcp.wire import cursor as cursors
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from plainmcp.workers import run_in_worker
 
 __all__ = [
     "Message",
@@ -480,9 +480,7 @@ class Prompts:
             if prompt._is_async:
                 value = await prompt.fn(**kwargs)
             else:
-                value = await anyio.to_thread.run_sync(
-                    functools.partial(prompt.fn, **kwargs), abandon_on_cancel=True
-                )
+                value = await run_in_worker(functools.partial(prompt.fn, **kwargs))
                 if inspect.isawaitable(value):
                     value = await value
         except PromptError as exc:

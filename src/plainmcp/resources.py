@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote
 
-import anyio.to_thread
 from pydantic import TypeAdapter, ValidationError
 
 from plainmcp import encoding, mime
@@ -34,6 +33,7 @@ from plainmcp.docstrings import parse_docstring
 from plainmcp.options import ResultOptions
 from plainmcp.wire.cursor import page as cursor_page
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+from plainmcp.workers import run_in_worker
 
 __all__ = [
     "Contents",
@@ -521,9 +521,7 @@ class Resources:
             elif _is_async(fn):
                 value = await fn(**arguments)
             else:
-                value = await anyio.to_thread.run_sync(
-                    functools.partial(fn, **arguments), abandon_on_cancel=True
-                )
+                value = await run_in_worker(functools.partial(fn, **arguments))
                 if inspect.isawaitable(value):
                     value = await value
             return _to_contents(value, uri, target.mime_type, options)

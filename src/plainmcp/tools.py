@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio.to_thread
+import anyio
 import orjson
 
 from plainmcp import encoding
@@ -41,6 +41,7 @@ from plainmcp.schema import (
     schema_input_spec,
     schema_output_spec,
 )
+from plainmcp.workers import run_in_worker
 
 log = logging.getLogger("plainmcp")
 
@@ -239,9 +240,7 @@ async def call_tool(
 async def _invoke(tool: Tool, kwargs: dict[str, Any]) -> Any:
     if tool.is_async:
         return await tool.fn(**kwargs)
-    value = await anyio.to_thread.run_sync(
-        functools.partial(tool.fn, **kwargs), abandon_on_cancel=True
-    )
+    value = await run_in_worker(functools.partial(tool.fn, **kwargs))
     if inspect.isawaitable(value):
         value = await value
     return value
