@@ -1,6 +1,7 @@
 """plainmcp: plain Python functions in, exact MCP out."""
 
-from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
+from typing import TYPE_CHECKING, Any
+
 from plainmcp.content import (
     Annotations,
     Audio,
@@ -28,7 +29,33 @@ from plainmcp.resources import Contents, ResourceError, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob
-from plainmcp.transports.http.security import BearerAuth, Principal
+
+if TYPE_CHECKING:
+    from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
+    from plainmcp.transports.http.security import BearerAuth, Principal
+
+_LAZY = {
+    "CallToolResult": "plainmcp.client",
+    "Client": "plainmcp.client",
+    "McpError": "plainmcp.client",
+    "ToolInfo": "plainmcp.client",
+    "BearerAuth": "plainmcp.transports.http.security",
+    "Principal": "plainmcp.transports.http.security",
+}
+"""Imported on first use: a server process needs neither the client nor the HTTP transport,
+and every millisecond of import is start-up time for each session a host spawns."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'plainmcp' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Annotations",
