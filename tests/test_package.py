@@ -57,3 +57,27 @@ def test_public_names() -> None:
     }
     for name in plainmcp.__all__:
         assert getattr(plainmcp, name) is not None
+
+
+def test_a_server_process_loads_neither_the_client_nor_the_http_transport() -> None:
+    code = (
+        "import sys; from plainmcp import Server, Context, Image;"
+        "print(sorted(m for m in sys.modules if m.startswith(('plainmcp.client',"
+        " 'plainmcp.transports.http'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_lazy_names_resolve_and_unknown_names_fail() -> None:
+    from plainmcp.client import Client
+    from plainmcp.transports.http.security import BearerAuth
+
+    assert plainmcp.Client is Client
+    assert plainmcp.BearerAuth is BearerAuth
+    try:
+        plainmcp.NoSuchThing  # noqa: B018
+    except AttributeError as exc:
+        assert str(exc) == "module 'plainmcp' has no attribute 'NoSuchThing'"
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")
