@@ -11,7 +11,6 @@ The stdio counterpart is test_inspector.py.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -29,6 +28,7 @@ from tests.interop.conftest import (
     Call,
 )
 from tests.interop.test_demo_sdk_2026 import NATURAL_SCHEMAS, natural
+from tests.interop.test_inspector import call_args
 from tests.interop.tools import inspector_json, requires_interop_tools
 
 pytestmark = requires_interop_tools()
@@ -48,17 +48,6 @@ def expected(call: Call, era: str) -> Call:
     modern = natural(call)
     assert modern.expected.pop("resultType") == "complete"
     return modern
-
-
-def call_args(call: Call) -> list[str]:
-    return [
-        "--method",
-        "tools/call",
-        "--tool-name",
-        call.tool,
-        "--tool-args-json",
-        json.dumps(call.arguments),
-    ]
 
 
 @pytest.fixture(scope="module")
