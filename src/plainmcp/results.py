@@ -136,11 +136,16 @@ def json_text(value: Any, options: ResultOptions) -> str:
     return encoding.as_text(encoding.dumps(value, options), options.json_indent)
 
 
+_PLAIN = (str, int, float, bool, type(None), dict)
+
+
 def has_block(value: Any) -> bool:
+    """A content block is in `value` or its (nested) lists and tuples."""
     if isinstance(value, ContentBlock):
         return True
     if isinstance(value, list | tuple):
-        return any(has_block(item) for item in value)
+        # Rows of data (dicts, numbers, strings) are the common long list: skip them fast.
+        return any(type(item) not in _PLAIN and has_block(item) for item in value)
     return False
 
 

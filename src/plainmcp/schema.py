@@ -14,6 +14,7 @@ import enum
 import inspect
 import json
 import pathlib
+import re
 import typing
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -507,8 +508,11 @@ class OutputSpec:
             if errors:
                 raise OutputMismatch(errors)
         elif self._check is not None:
-            self.check(orjson.loads(data))
+            # orjson refuses integers wider than 64 bits; the stdlib keeps them exact.
+            self.check(json.loads(data) if _LONG_NUMBER.search(data) else orjson.loads(data))
 
+
+_LONG_NUMBER = re.compile(rb"\d{19}")
 
 _UNSTRUCTURED: tuple[Any, ...] = (
     Any,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import logging
 import re
 import secrets
@@ -14,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import orjson
 
 from plainmcp import encoding
 from plainmcp.content import ContentBlock, Icon
@@ -46,8 +44,6 @@ from plainmcp.workers import run_in_worker
 log = logging.getLogger("plainmcp")
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-_LONG_NUMBER = re.compile(rb"\d{19}")
-
 _ANNOTATION_KEYS = {
     "title": "title",
     "readOnlyHint": "readOnlyHint",
@@ -301,10 +297,8 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
 
 def _check(tool: Tool, raw: bytes) -> CallResult | None:
     assert tool.output is not None
-    # orjson reads integers wider than 64 bits as floats; the stdlib keeps them exact.
-    value = json.loads(raw) if _LONG_NUMBER.search(raw) else orjson.loads(raw)
     try:
-        tool.output.check(value)
+        tool.output.check_json(raw)
     except OutputMismatch as exc:
         log.error("tool %r: result does not match its output schema: %s", tool.name, exc)
         return error_result(
