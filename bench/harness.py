@@ -10,14 +10,13 @@ other server; the issue 6 targets are judged on those ratios.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import copy
 import datetime
-import hashlib
 import importlib.metadata
 import json
 import os
 import platform
+import shutil
 import signal
 import statistics
 import subprocess
@@ -555,7 +554,7 @@ class Bench:
             proc = rpc.start(command, log, pipes=False, env=env)
             shown = " ".join(["python", *command[1:]]).replace(str(REPO) + "/", "")
             try:
-                asyncio.run(rpc.http_ready(port, proc, timeout=45))
+                rpc.run_async(rpc.http_ready(port, proc, timeout=45))
                 return proc, port, shown.replace(str(port), "PORT")
             except BenchError as exc:
                 rpc.stop(proc)
@@ -579,7 +578,7 @@ class Bench:
             try:
                 for key, stateless in (("http", False), ("http26", True)):
                     try:
-                        run = asyncio.run(
+                        run = rpc.run_async(
                             rpc.http_load(
                                 port,
                                 proc.pid,
@@ -716,15 +715,9 @@ def versions() -> str:
     return ", ".join(found)
 
 
-def source_digest() -> str:
-    """A digest of plainmcp's source files as they are now (the venv runs them in place)."""
-    digest = hashlib.sha256()
-    for path in sorted((REPO / "src" / "plainmcp").rglob("*.py")):
-        digest.update(str(path).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
 def git_state() -> str:
+    """The commit plainmcp's source is at, and whether src/ differs from it."""
+
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True)
         return done.stdout.strip()
@@ -732,6 +725,21 @@ def git_state() -> str:
     head = git("rev-parse", "--short", "HEAD")
     dirty = git("status", "--porcelain", "--", "src")
     return f"{head}" + (" with uncommitted changes under src/" if dirty else "")
+
+
+def snapshot_source() -> str:
+    """Copy src/plainmcp aside and put the copy first on the servers' path, so one run measures
+    one version even while the checkout changes (the venv's editable install would follow it).
+    Returns what the copy was taken from."""
+    state = git_state()
+    target = HERE / ".venv" / "snapshot"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(
+        REPO / "src" / "plainmcp", target / "plainmcp", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    path = [str(target), *filter(None, [SERVER_ENV.get("PYTHONPATH")])]
+    SERVER_ENV["PYTHONPATH"] = os.pathsep.join(path)
+    return state
 
 
 def machine() -> str:
@@ -760,7 +768,7 @@ def report(
         f"- machine: {machine()}; load average at start {meta['load0']}, at end {meta['load1']}",
         f"- Python {platform.python_version()} ({sys.executable})",
         f"- packages: {versions()}",
-        f"- plainmcp source: {git_state()}",
+        f"- plainmcp source: {meta['source']}, copied aside when the run began",
         f"- command: `bash bench/run {' '.join(argv)}`".replace("run  ", "run "),
         f"- plan: {plan.reps} repetitions, {plan.cold_spawns} cold spawns per server each; "
         f"sequential {plan.seq} calls, 64-in-flight {plan.tput} (2026-07-28: {plan.tput26}), "
@@ -867,7 +875,7 @@ def main() -> int:
 
     load0 = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    source0 = source_digest()
+    source = snapshot_source()
     began = time.perf_counter()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on the way out
     bench = Bench(plan, servers, scenarios, logs)
@@ -876,10 +884,9 @@ def main() -> int:
     finally:
         rpc.stop_all()
     wall = time.perf_counter() - began
-    if source_digest() != source0:
-        res.note("*", "plainmcp's source (src/) changed during the run: the figures mix versions")
     meta = {
         "date": started,
+        "source": source,
         "wall": f"{wall / 60:.1f} min",
         "load0": load0,
         "load1": " ".join(Path("/proc/loadavg").read_text().split()[:3]),

@@ -1,11 +1,12 @@
 """Where plainmcp's time goes on the hot path: `bash bench/run profile`.
 
-Scenarios of the benchmark (sequential `add`, `add` with 64 in flight, the same with the
-2026-07-28 envelope, and the 10,000-row result), each against a fresh plainmcp fixture over
-stdio, after a warm-up. Each runs twice: with py-spy attached (sampling whichever thread holds
-the GIL, without pausing the server: shares of the samples by kind of work and by function), and
-under cProfile switched on in the event-loop thread for the measured calls only (calls and
-microseconds per request). The report goes to bench/results/profile/profile.md.
+Scenarios of the benchmark against a fresh plainmcp fixture after a warm-up. Over stdio
+(sequential `add`, `add` with 64 in flight, the same with the 2026-07-28 envelope, the 10,000-row
+result) each runs twice: with py-spy attached (sampling whichever thread holds the GIL, without
+pausing the server: shares of the samples by kind of work and by function), and under cProfile
+switched on in the event-loop thread for the measured calls only (calls and microseconds per
+request). Over HTTP (`plainmcp run --http`, 4 clients calling `add`, with sessions and
+2026-07-28 stateless) it runs with py-spy. The report goes to bench/results/profile/profile.md.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import rpc
-from harness import SERVER_ENV
+from harness import SERVER_ENV, snapshot_source
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
@@ -72,11 +73,11 @@ def drive(
     return {"calls": run["done"], "per_s": run["done"] / run["wall"]}
 
 
-def with_pyspy(peer: rpc.StdioPeer, raw: Path) -> Callable[[], Callable[[], None]]:
+def with_pyspy(pid: int, raw: Path) -> Callable[[], Callable[[], None]]:
     """Attach py-spy to the fixture: samples of whichever thread holds the GIL, not pausing it."""
 
     def start() -> Callable[[], None]:
-        argv = [PYSPY, "record", "--pid", str(peer.pid), "--format", "raw", "--rate", "499"]
+        argv = [PYSPY, "record", "--pid", str(pid), "--format", "raw", "--rate", "499"]
         argv += ["--gil", "--nonblocking", "-o", str(raw)]
         sampler = rpc.start(argv, raw.with_suffix(".log"), pipes=False)
         time.sleep(1.0)  # let it attach
@@ -157,7 +158,7 @@ def finish(peer: rpc.StdioPeer) -> None:
 # The first matching rule wins; orjson and other C code count towards the Python frame calling it.
 BUCKETS = [
     (
-        "thread hand-offs (sync tool in a worker thread, stdin reader thread → loop)",
+        "thread hand-offs (sync tools run in anyio worker threads)",
         [
             ("threading.py", ""),
             ("queue.py", ""),
@@ -173,11 +174,16 @@ BUCKETS = [
             ("asyncio/selector_events.py", "_self"),
         ],
     ),
+    (
+        "uvicorn, h11 and httptools (HTTP/1.1)",
+        [("uvicorn/", ""), ("h11/", ""), ("httptools/", "")],
+    ),
     ("asyncio event loop (select, callbacks, tasks)", [("asyncio/", ""), ("selectors.py", "")]),
     ("anyio tasks, cancel scopes, memory streams", [("anyio/", "")]),
     ("plainmcp transport and connection", [("plainmcp/transports", ""), ("connection.py", "")]),
     ("plainmcp JSON-RPC parsing", [("plainmcp/wire/jsonrpc", ""), ("plainmcp/wire/envelope", "")]),
-    ("pydantic (argument validation)", [("pydantic", "")]),
+    ("pydantic (argument and output validation)", [("pydantic", "")]),
+    ("the tool itself (the fixture's code)", [("fixtures.py", ""), ("_server.py", "")]),
     ("plainmcp dispatch, tools, results, rendering", [("plainmcp/", "")]),
     ("dataclass __init__ (generated code)", [("<string>", "")]),
 ]
@@ -267,6 +273,29 @@ def summarize_cprofile(stats_file: Path, calls: int, top: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def profile_http(key: str, fixture: str, out: Path, seconds: float, top: int) -> list[str]:
+    """`plainmcp run FIXTURE --http` under 4 clients calling `add`, with py-spy attached."""
+    stateless = key == "http26"
+    port = rpc.free_port()
+    argv = [PY, "-m", "plainmcp", "run", fixture, "--http", "--port", str(port)]
+    env = dict(SERVER_ENV, BENCH_WATCHDOG="1")
+    proc = rpc.start(argv, out / f"{key}.log", pipes=False, env=env)
+    raw = out / f"{key}.pyspy.txt"
+    raw.unlink(missing_ok=True)
+    try:
+        rpc.run_async(rpc.http_ready(port, proc, 45))
+        rpc.run_async(rpc.http_load(port, proc.pid, 4, 2000, 5, stateless=stateless))  # warm-up
+        stop = with_pyspy(proc.pid, raw)()
+        run = rpc.run_async(rpc.http_load(port, proc.pid, 4, 10**9, seconds, stateless=stateless))
+        stop()
+    finally:
+        rpc.stop(proc)
+    label = "HTTP, 2026-07-28 stateless" if stateless else "HTTP, sessions"
+    rate = run["done"] / run["wall"]
+    head = f"## {label}, 4 clients calling add: py-spy ({rate:,.0f} calls/s while sampled)"
+    return [head, "", "```", summarize_pyspy(raw, top).rstrip(), "```", ""]
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
         serve_profiled(sys.argv[2], sys.argv[3])
@@ -274,24 +303,38 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
     parser.add_argument("--top", type=int, default=25, help="functions listed per table")
-    parser.add_argument("--scenarios", default="seq,tput,tput26,rows", help="comma-separated")
+    parser.add_argument(
+        "--scenarios",
+        default="seq,tput,tput26,rows,http,http26",
+        help="comma-separated subset of seq,tput,tput26,rows,http,http26",
+    )
     parser.add_argument("--out", default=str(HERE / "results" / "profile"))
+    parser.add_argument(
+        "--fixture", default=FIXTURE, help="another plainmcp server file with the same tools"
+    )
     args = parser.parse_args()
+    fixture = str(Path(args.fixture).resolve())
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    source = snapshot_source()
     report = [
         "# Where plainmcp's time goes",
         "",
-        f"`bash bench/run profile {' '.join(sys.argv[1:])}`".replace(" `", "`"),
+        f"`bash bench/run profile {' '.join(sys.argv[1:])}`".replace(" `", "`")
+        + f", plainmcp at {source}",
         "",
     ]
     for key in args.scenarios.split(","):
+        if key in ("http", "http26"):
+            report += profile_http(key, fixture, out, args.seconds, args.top)
+            print(f"profiled: {key}", file=sys.stderr)
+            continue
         scenario = SCENARIOS[key]
         raw = out / f"{key}.pyspy.txt"
         raw.unlink(missing_ok=True)
-        peer = rpc.StdioPeer("plainmcp", [PY, FIXTURE], out / f"{key}.log", SERVER_ENV)
+        peer = rpc.StdioPeer("plainmcp", [PY, fixture], out / f"{key}.log", SERVER_ENV)
         try:
-            got = drive(peer, scenario, args.seconds, with_pyspy(peer, raw))
+            got = drive(peer, scenario, args.seconds, with_pyspy(peer.pid, raw))
         finally:
             finish(peer)
         report += [f"## {scenario.label}: py-spy ({got['per_s']:,.0f} calls/s while sampled)", ""]
@@ -299,7 +342,7 @@ def main() -> int:
 
         stats = out / f"{key}.cprofile"
         stats.unlink(missing_ok=True)
-        argv = [PY, str(Path(__file__).resolve()), "--serve", str(stats), FIXTURE]
+        argv = [PY, str(Path(__file__).resolve()), "--serve", str(stats), fixture]
         peer = rpc.StdioPeer("plainmcp", argv, out / f"{key}.log", SERVER_ENV)
         try:
             got = drive(peer, scenario, args.seconds, with_cprofile(peer, stats))

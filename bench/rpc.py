@@ -407,10 +407,9 @@ class HttpConnection(asyncio.Protocol):
         return conn
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is no asyncio.Transport
         sock = transport.get_extra_info("socket")
-        if sock is not None:
+        with contextlib.suppress(OSError, AttributeError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def data_received(self, data: bytes) -> None:
@@ -577,6 +576,17 @@ async def http_load(
         "cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
         "harness_cpu": harness_cpu,
     }
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run the HTTP client side on uvloop when it is installed (plainmcp[http] brings it): the
+    fastest servers are otherwise bounded by the harness, not by themselves."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
 
 
 async def http_ready(port: int, proc: subprocess.Popen[bytes], timeout: float) -> None:
