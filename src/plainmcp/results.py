@@ -145,7 +145,9 @@ def has_block(value: Any) -> bool:
         return True
     if isinstance(value, list | tuple):
         # Rows of data (dicts, numbers, strings) are the common long list: skip them fast.
-        return any(type(item) not in _PLAIN and has_block(item) for item in value)
+        for item in value:
+            if type(item) not in _PLAIN and has_block(item):
+                return True
     return False
 
 
