@@ -112,6 +112,8 @@ METRICS = [
     Metric("seq_p99", "sequential `add`: p99 latency", "µs", True),
     Metric("tput", "64 in flight: `add` throughput", "calls/s", False),
     Metric("tput_cpu", "64 in flight: server CPU per call", "µs", True),
+    Metric("seq_async_p50", "sequential `add_async` (async def): p50 latency", "µs", True),
+    Metric("tput_async", "64 in flight: `add_async` (async def) throughput", "calls/s", False),
     Metric("seq26_p50", "2026-07-28 stateless `add`: sequential p50", "µs", True),
     Metric("tput26", "2026-07-28 stateless `add`: 64 in flight", "calls/s", False),
     Metric("image", "4 MiB image result: sequential", "calls/s", False, 1),
@@ -141,6 +143,19 @@ TARGETS = [
     Target("sequential latency p50 ≤ 1/10 of the SDK's", "seq_p50", "sdk", at_most=1 / 10),
     Target("64 in flight (handshake) ≥ 30× the SDK", "tput", "sdk", at_least=30),
     Target("64 in flight (handshake) ≥ 25 % of the ceiling", "tput", "ceiling", at_least=0.25),
+    Target(
+        "sequential latency p50 ≤ 1/10 of the SDK's, `async def` tool",
+        "seq_async_p50",
+        "sdk",
+        at_most=1 / 10,
+    ),
+    Target("64 in flight ≥ 30× the SDK, `async def` tool", "tput_async", "sdk", at_least=30),
+    Target(
+        "64 in flight ≥ 25 % of the ceiling, `async def` tool",
+        "tput_async",
+        "ceiling",
+        at_least=0.25,
+    ),
     Target("64 in flight (2026-07-28) ≥ 30× the SDK", "tput26", "sdk", at_least=30),
     Target("64 in flight (2026-07-28) ≥ 25 % of the ceiling", "tput26", "ceiling", at_least=0.25),
     Target("10,000-row structured result ≥ 8× the SDK", "rows", "sdk", at_least=8),
@@ -420,6 +435,10 @@ class Bench:
                         lat = [ns / 1000 for ns in run["latencies"]]
                         self.res.put("seq_p50", server.name, rep, percentile(lat, 50))
                         self.res.put("seq_p99", server.name, rep, percentile(lat, 99))
+                    run = self.calls(peer, "add_async", add_args, rpc.check_add, plan.seq, 1)
+                    if self.record(server, rep, "seq_async", run):
+                        lat = [ns / 1000 for ns in run["latencies"]]
+                        self.res.put("seq_async_p50", server.name, rep, percentile(lat, 50))
 
                 each("seq", seq)
                 self.say_metric("seq    ", "seq_p50", rep, "µs")
@@ -435,6 +454,9 @@ class Bench:
                             self.res.put(
                                 "tput_cpu", server.name, rep, run["cpu"] / run["done"] * 1e6
                             )
+                    run = self.calls(peer, "add_async", add_args, rpc.check_add, plan.tput, WINDOW)
+                    if self.record(server, rep, "tput_async", run):
+                        self.res.put("tput_async", server.name, rep, run["done"] / run["wall"])
 
                 each("tput", tput)
                 self.say_metric("tput   ", "tput", rep, "calls/s")

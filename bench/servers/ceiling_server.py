@@ -30,6 +30,7 @@ def _object(**props: dict) -> dict:
 
 TOOLS = [
     {"name": "add", "inputSchema": _object(a={"type": "integer"}, b={"type": "integer"})},
+    {"name": "add_async", "inputSchema": _object(a={"type": "integer"}, b={"type": "integer"})},
     {"name": "echo_text", "inputSchema": _object(text={"type": "string"})},
     {"name": "big_image", "inputSchema": _object()},
     {"name": "many_rows", "inputSchema": _object(n={"type": "integer"})},
@@ -37,7 +38,7 @@ TOOLS = [
 
 
 def call_tool(name: str, args: dict) -> dict:
-    if name == "add":
+    if name in ("add", "add_async"):
         value = args["a"] + args["b"]
         return {
             "content": [{"type": "text", "text": str(value)}],

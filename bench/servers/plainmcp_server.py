@@ -31,6 +31,12 @@ def add(a: int, b: int) -> int:
 
 
 @app.tool
+async def add_async(a: int, b: int) -> int:
+    """Add two integers (a coroutine: no worker thread)."""
+    return a + b
+
+
+@app.tool
 def echo_text(text: str) -> str:
     """Return the text unchanged."""
     return text

@@ -23,6 +23,12 @@ def add(a: int, b: int) -> int:
 
 
 @mcp.tool()
+async def add_async(a: int, b: int) -> int:
+    """Add two integers (a coroutine: no worker thread)."""
+    return a + b
+
+
+@mcp.tool()
 def echo_text(text: str) -> str:
     """Return the text unchanged."""
     return text
