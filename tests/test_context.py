@@ -410,3 +410,12 @@ async def test_multi_select_elicitation_needs_2025_11_25() -> None:
         call_id = await s.start("tools/call", {"name": "pick"})
         await answer_next_request(s, "elicitation/create", {"action": "cancel"})
         assert text((await s.response(call_id))["result"]) == "cancel"
+
+
+def test_the_log_level_type_and_the_wire_table_name_the_same_levels() -> None:
+    import typing
+
+    from plainmcp.context import LogLevel
+    from plainmcp.wire.meta import LOG_LEVELS
+
+    assert typing.get_args(LogLevel) == LOG_LEVELS

@@ -99,16 +99,10 @@ class Connection:
         self.server._connections.discard(self)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run one request concurrently. On asyncio a plain task: anyio's start_soon costs
-        several times more, and requests are the hot path (each carries its own cancel scope,
-        which close() cancels)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # another event loop (trio): its task group
-            assert self._tasks is not None
-            self._tasks.start_soon(_await, work)
-            return
-        task = loop.create_task(work)
+        """Run one request concurrently, as a plain asyncio task (plainmcp serves on asyncio):
+        anyio's start_soon costs several times more, and requests are the hot path. Each
+        carries its own cancel scope, which close() cancels."""
+        task = asyncio.get_running_loop().create_task(work)
         self._requests.add(task)
         task.add_done_callback(self._requests.discard)
 
@@ -371,10 +365,6 @@ class Connection:
                         replies.append(error)
         if replies:
             await self.send(jsonrpc.encode(replies))
-
-
-async def _await(work: Coroutine[Any, Any, None]) -> None:
-    await work
 
 
 def _unbatchable(request: Request) -> str | None:

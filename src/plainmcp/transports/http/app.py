@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plainmcp.connection import Connection
 from plainmcp.transports.http import rules
@@ -56,6 +56,9 @@ from plainmcp.wire.jsonrpc import (
 )
 from plainmcp.wire.revisions import REVISIONS
 
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+
 log = logging.getLogger("plainmcp")
 
 
@@ -67,7 +70,7 @@ class HttpApp:
 
     def __init__(
         self,
-        server: Any,
+        server: Server,
         *,
         path: str = "/mcp",
         allowed_hosts: list[str] | tuple[str, ...] = (),
