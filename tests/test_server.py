@@ -533,6 +533,45 @@ async def test_cancel_a_sync_tool_in_a_thread() -> None:
         assert not [m for m in s.messages if m.get("id") == call_id]
 
 
+async def test_cancel_that_arrives_before_the_request_has_started() -> None:
+    """The request's task is cancelled before its first step: no reply, nothing left behind."""
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        await s.start("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}, id=77)
+        await s.notify("notifications/cancelled", {"requestId": 77})
+        assert (await s.request("ping"))["result"] == {}
+        await anyio.sleep(0.05)
+        assert not [m for m in s.messages if m.get("id") == 77]
+        assert not s.conn.in_use(77)
+        assert not s.conn.busy
+        assert (await s.call("add", {"a": 1, "b": 1}))["content"][0]["text"] == "2"
+
+
+async def test_closing_the_connection_cancels_running_requests() -> None:
+    app = make_server()
+    stopped = anyio.Event()
+
+    @app.tool
+    async def forever() -> str:
+        try:
+            await anyio.sleep(60)
+        finally:
+            stopped.set()
+        return "never"
+
+    async with Session(app) as s:
+        await s.initialize("2025-11-25")
+        call_id = await s.start("tools/call", {"name": "forever"})
+        await anyio.sleep(0.05)
+        assert s.conn.in_use(call_id)
+        s.conn.close()
+        with anyio.fail_after(2):
+            await stopped.wait()
+        await anyio.sleep(0.01)
+        assert not s.conn.busy
+        assert not [m for m in s.messages if m.get("id") == call_id]
+
+
 async def test_cancel_unknown_or_finished_request_is_harmless() -> None:
     async with Session(make_server()) as s:
         await s.initialize("2025-11-25")

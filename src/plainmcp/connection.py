@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
@@ -44,6 +45,31 @@ def _start_soon(tasks: anyio.abc.TaskGroup, send: Send, data: bytes) -> None:
     tasks.start_soon(send, data)
 
 
+class Cancellable(Protocol):
+    """How a running request is cancelled: an anyio CancelScope, or a _RequestTask."""
+
+    @property
+    def cancel_called(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class _RequestTask:
+    """A request running as its own asyncio task, cancelled through the task itself: cheaper
+    than a cancel scope per request (the hot path), and anyio scopes inside it still work."""
+
+    __slots__ = ("cancel_called", "task")
+
+    def __init__(self) -> None:
+        self.cancel_called = False
+        self.task: asyncio.Task[None] | None = None
+
+    def cancel(self) -> None:
+        if not self.cancel_called and self.task is not None:
+            self.cancel_called = True
+            self.task.cancel()
+
+
 class Connection:
     """One client session over one transport: its revision, and the requests in flight."""
 
@@ -64,7 +90,7 @@ class Connection:
         self.client_info: dict[str, Any] = {}
         self.client_capabilities: dict[str, Any] = {}
         self.initialized = False
-        self._running: dict[RequestId, anyio.CancelScope] = {}
+        self._running: dict[RequestId, Cancellable] = {}
         self._active = 0
         self.features: frozenset[str] = frozenset()
         """What initialize offered this session (capability names); it holds for the session."""
@@ -82,12 +108,14 @@ class Connection:
         self._requests: set[asyncio.Task[None]] = set()
         self._token: anyio.lowlevel.EventLoopToken | None = None
         self._loop_thread: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def bind(self, tasks: anyio.abc.TaskGroup | None = None) -> None:
         """Attach the event loop (and the task group that runs `receive()`'s requests)."""
         self._tasks = tasks
         self._token = anyio.lowlevel.current_token()
         self._loop_thread = threading.get_ident()
+        self._loop = asyncio.get_running_loop()
 
     def close(self) -> None:
         """The transport is done: cancel what still runs and forget this connection, so
@@ -98,13 +126,27 @@ class Connection:
         self._push = None
         self.server._connections.discard(self)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, request: Request) -> None:
         """Run one request concurrently, as a plain asyncio task (plainmcp serves on asyncio):
-        anyio's start_soon costs several times more, and requests are the hot path. Each
-        carries its own cancel scope, which close() cancels."""
-        task = asyncio.get_running_loop().create_task(work)
+        anyio's start_soon and a cancel scope per request cost several times more, and requests
+        are the hot path. close() and notifications/cancelled cancel the task."""
+        assert self._loop is not None, "bind() first"
+        running = _RequestTask()
+        self._running[request.id] = running
+        self._active += 1
+        task = self._loop.create_task(self._serve(request, running))
+        running.task = task
         self._requests.add(task)
-        task.add_done_callback(self._requests.discard)
+        task.add_done_callback(functools.partial(self._served, request.id, running))
+
+    def _served(
+        self, request_id: RequestId, running: _RequestTask, task: asyncio.Task[None]
+    ) -> None:
+        # Here, not in _serve: a task cancelled before its first step never runs its body.
+        if self._running.get(request_id) is running:
+            del self._running[request_id]
+        self._requests.discard(task)
+        self._active -= 1
 
     def post(self, message: dict[str, Any]) -> None:
         """Send a server-initiated message from any thread, without waiting."""
@@ -178,10 +220,7 @@ class Connection:
                     RpcError(INVALID_REQUEST, f"Invalid Request: id {message.id!r} is in use"),
                 )
                 return
-            scope = anyio.CancelScope()
-            self._running[message.id] = scope
-            self._active += 1
-            self._spawn(self._serve(message, scope))
+            self._spawn(message)
         elif isinstance(message, Notification):
             self._notified(message)
         elif isinstance(message, Invalid):
@@ -252,8 +291,8 @@ class Connection:
             )
         return response.result or {}
 
-    def cancel_scope(self, request_id: RequestId) -> anyio.CancelScope | None:
-        """The scope the client cancels `request_id` through (None once it has finished)."""
+    def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
+        """What the client cancels `request_id` through (None once it has finished)."""
         return self._running.get(request_id)
 
     @property
@@ -261,17 +300,17 @@ class Connection:
         """Requests are still running or their replies are still being written."""
         return self._active > 0
 
-    async def _serve(self, request: Request, scope: anyio.CancelScope) -> None:
+    async def _serve(self, request: Request, running: _RequestTask) -> None:
         try:
-            try:
-                with scope:
-                    reply = await self.server.dispatch(self, request)
-            finally:
-                self._running.pop(request.id, None)
-            if not scope.cancelled_caught:
-                await self.send(jsonrpc.encode(reply))
-        finally:
-            self._active -= 1
+            reply = await self.server.dispatch(self, request)
+        except asyncio.CancelledError:
+            if running.cancel_called:
+                return  # cancelled by the client or by close(): no reply
+            raise
+        # Done: a cancellation from now on comes too late, the reply goes out.
+        if self._running.get(request.id) is running:
+            del self._running[request.id]
+        await self.send(jsonrpc.encode(reply))
 
     def in_use(self, request_id: RequestId) -> bool:
         """A request with this id is still running on this connection."""

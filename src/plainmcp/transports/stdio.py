@@ -7,6 +7,7 @@ stream. `plainmcp run` calls it before importing the user's module; `Server.run(
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -144,16 +145,21 @@ def _pollable(fd: int) -> bool:
 
 
 async def _read_in_loop(fd: int, conn: Connection) -> None:
-    """Read a pipe without a thread: no hop between threads per message."""
+    """Read a pipe without a thread: no hop between threads per message. The reader callback
+    stays registered for the whole session (registering it per wait costs more than a read)."""
     splitter = LineSplitter(conn.server.max_message_bytes)
     was_blocking = os.get_blocking(fd)
     os.set_blocking(fd, False)
+    loop = asyncio.get_running_loop()
+    readable = asyncio.Event()
+    loop.add_reader(fd, readable.set)
     try:
         while True:
             try:
                 chunk = os.read(fd, _READ_CHUNK)
             except BlockingIOError:
-                await anyio.wait_readable(fd)
+                readable.clear()
+                await readable.wait()
                 continue
             except OSError:
                 break
@@ -164,6 +170,7 @@ async def _read_in_loop(fd: int, conn: Connection) -> None:
         for line in splitter.finish():
             await conn.receive(line)
     finally:
+        loop.remove_reader(fd)
         with contextlib.suppress(OSError):
             os.set_blocking(fd, was_blocking)
 
