@@ -18,8 +18,11 @@ if TYPE_CHECKING:
     from plainmcp.connection import Connection
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Exchange:
+    """Built per request and never changed (not frozen: a frozen __init__ costs several times
+    more, and this is the hot path)."""
+
     conn: Connection
     request: Request
     revision: Revision
