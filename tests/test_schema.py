@@ -598,6 +598,59 @@ def test_check_is_strict_about_json_types() -> None:
     ]
 
 
+SHAPE_ONLY = [dict[str, Any], list[dict], list[dict[str, Any]], list[Any], list[list[dict]]]
+
+
+@pytest.mark.parametrize("annotation", SHAPE_ONLY)
+def test_shape_only_schemas_are_settled_by_python_types(annotation: Any) -> None:
+    """`list[dict]` and the like need no JSON re-parse: a type look at the value settles them,
+    and it never says yes where pydantic says no."""
+    spec = output_spec(annotation)
+    assert spec is not None and spec._surely_fits is not None
+    samples: list[Any] = [
+        {},
+        {"a": 1, "b": [1, "x"]},
+        [],
+        [{"a": 1}, {}],
+        [[{"a": 1}], []],
+        [1, "x"],
+        [{"a": 1}, 2],
+        ({"a": 1},),
+        [({"a": 1},)],
+        "text",
+        None,
+    ]
+    for value in samples:
+        pydantic_says = not _errors(spec, value)
+        if spec._surely_fits(value):
+            assert pydantic_says, (annotation, value)
+
+
+def _errors(spec: Any, value: Any) -> list[FieldError]:
+    try:
+        spec.check(value)
+    except OutputMismatch as exc:
+        return exc.errors
+    return []
+
+
+def test_shape_only_check_falls_back_to_pydantic_for_its_errors() -> None:
+    spec = output_spec(list[dict])
+    assert spec is not None
+    spec.check_json(b'[{"a":1},{"b":2}]', [{"a": 1}, {"b": 2}])
+    with pytest.raises(OutputMismatch) as info:
+        spec.check_json(b'[{"a":1},2]', [{"a": 1}, 2])
+    assert info.value.errors == [FieldError("1", "Input should be an object, got 2")]
+
+
+@pytest.mark.parametrize(
+    "annotation", [dict[str, int], list[int], dict[str, list[dict]], Item, list[Item], Movie]
+)
+def test_constrained_schemas_are_always_checked_by_pydantic(annotation: Any) -> None:
+    spec = output_spec(annotation)
+    assert spec is not None and spec._surely_fits is None
+
+
 def test_check_unserializable_value() -> None:
     assert mismatch(int, object())[0].message.startswith("Value is not JSON-serializable")
 

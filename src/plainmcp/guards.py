@@ -84,12 +84,12 @@ async def guard(
     must be an error; an oversized structured value then makes the result isError (with a preview
     and a link to the full JSON), as clients reject a successful result that lacks it.
     """
-    if _fits(result, limits):
+    if fits(result, limits):
         return result
     return await _Guard(limits, store).apply(result, structured_required)
 
 
-def _fits(result: CallResult, limits: PayloadLimits) -> bool:
+def fits(result: CallResult, limits: PayloadLimits) -> bool:
     """One pass over the sizes, no copies: True when no limit is reached."""
     structured = result.structured_json
     # Bytes >= characters, so a longer byte string only means a closer look.

@@ -98,9 +98,10 @@ class ToolError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CallResult:
-    """A result ready to render: content blocks plus the structured value as JSON bytes."""
+    """A result ready to render: content blocks plus the structured value as JSON bytes.
+    Built once per call and not changed afterwards (not frozen: that costs on the hot path)."""
 
     content: tuple[ContentBlock, ...]
     structured_json: bytes | None = None

@@ -493,6 +493,10 @@ class OutputSpec:
     _check_json: Callable[[bytes], list[FieldError]] | None = field(
         default=None, repr=False, compare=False
     )
+    _surely_fits: Callable[[Any], bool] | None = field(default=None, repr=False, compare=False)
+    """For schemas that only say "an object" or "an array of objects" (`dict[str, Any]`,
+    `list[dict]`): a look at the Python value's types that, when True, proves the encoded value
+    matches, so a large result skips re-parsing its JSON. False proves nothing."""
 
     def check(self, value: Any) -> None:
         """Raise OutputMismatch naming each mismatch; JSON types are strict ("5" is no int)."""
@@ -501,8 +505,11 @@ class OutputSpec:
             if errors:
                 raise OutputMismatch(errors)
 
-    def check_json(self, data: bytes) -> None:
-        """`check` for a value already encoded, without decoding it again when avoidable."""
+    def check_json(self, data: bytes, value: Any = None) -> None:
+        """`check` for a value already encoded, without decoding it again when avoidable.
+        `value` is what `data` encodes, when the caller has it."""
+        if value is not None and self._surely_fits is not None and self._surely_fits(value):
+            return
         if self._check_json is not None:
             errors = self._check_json(data)
             if errors:
@@ -567,7 +574,35 @@ def output_spec(annotation: Any) -> OutputSpec | None:
                 return [FieldError("", f"Value is not JSON-serializable: {exc}")]
         return check_json(data)
 
-    return OutputSpec(schema=inline_refs(raw), _check=check, _check_json=check_json)
+    schema = inline_refs(raw)
+    return OutputSpec(
+        schema=schema,
+        _check=check,
+        _check_json=check_json,
+        _surely_fits=_shape_only_check(schema),
+    )
+
+
+def _shape_only_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """A type check of Python values that settles `schema`, when the schema says nothing more
+    than "anything", "an object with any members" or "an array of such" (else None).
+
+    A `dict` always encodes to a JSON object and a `list` to an array, so for these schemas the
+    check is exact where it says True; other values (tuples, models) go to pydantic.
+    """
+    if not schema:
+        return lambda value: True
+    kind = schema.get("type")
+    if kind == "object" and set(schema) <= {"type", "additionalProperties"}:
+        if schema.get("additionalProperties", True) not in (True, {}):
+            return None
+        return lambda value: type(value) is dict
+    if kind == "array" and set(schema) <= {"type", "items"}:
+        items = _shape_only_check(schema.get("items", {}))
+        if items is None:
+            return None
+        return lambda value: type(value) is list and all(map(items, value))
+    return None
 
 
 def _is_unstructured(annotation: Any) -> bool:

@@ -6,7 +6,7 @@ parsing and rendering happens here, the same for every transport.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -25,7 +25,7 @@ from plainmcp.context import (
     context_params,
 )
 from plainmcp.exchange import Exchange
-from plainmcp.guards import blob_key, guard, read_blob
+from plainmcp.guards import blob_key, fits, guard, read_blob
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
 from plainmcp.resources import (
@@ -565,34 +565,38 @@ class Server:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         context = self.context(ex) if tool.context_params else None
         timeout = tool.timeout if tool.timeout is not None else self.tool_timeout
-        async with self._slot():
-            outcome = await call_tool(
-                tool,
-                arguments,
-                self.options,
-                mask_errors=self.mask_errors,
-                context=context,
-                timeout=timeout,
-            )
-        outcome = await guard(
-            outcome,
-            self.payload_limits,
-            self.blob_store,
-            structured_required=tool.output_schema is not None,
+        call = functools.partial(
+            call_tool,
+            tool,
+            arguments,
+            self.options,
+            mask_errors=self.mask_errors,
+            context=context,
+            timeout=timeout,
         )
+        if self.max_concurrent_tools is None:
+            outcome = await call()
+        else:
+            async with self._slots():
+                outcome = await call()
+        if not fits(outcome, self.payload_limits):
+            outcome = await guard(
+                outcome,
+                self.payload_limits,
+                self.blob_store,
+                structured_required=tool.output_schema is not None,
+            )
         return render.call_result(outcome, ex.revision, self.options, tool.output_schema)
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
         return Context(ex, client_timeout=self.client_request_timeout)
 
-    def _slot(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        if self.max_concurrent_tools is None:
-            return contextlib.nullcontext()
+    def _slots(self) -> anyio.CapacityLimiter:
+        assert self.max_concurrent_tools is not None
         if self._tool_slots is None:
             self._tool_slots = anyio.CapacityLimiter(self.max_concurrent_tools)
-        slots: contextlib.AbstractAsyncContextManager[Any] = self._tool_slots
-        return slots
+        return self._tool_slots
 
     # --- resources ---------------------------------------------------------------------------
 

@@ -267,7 +267,7 @@ def shape(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
                     " return ToolResult(content=..., structured=...) to send both"
                 )
             raw = encoding.dumps(value, options)
-            mismatch = _check(tool, raw)
+            mismatch = _check(tool, raw, value)
             if mismatch is not None:
                 return mismatch
             return CallResult(content=(), structured_json=raw)
@@ -284,7 +284,7 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
             return error_result(
                 f"Tool '{tool.name}' declares an output schema but returned no structured value"
             )
-        mismatch = _check(tool, raw)
+        mismatch = _check(tool, raw, value.structured)
         if mismatch is not None:
             return mismatch
     return CallResult(
@@ -295,10 +295,10 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
     )
 
 
-def _check(tool: Tool, raw: bytes) -> CallResult | None:
+def _check(tool: Tool, raw: bytes, value: Any) -> CallResult | None:
     assert tool.output is not None
     try:
-        tool.output.check_json(raw)
+        tool.output.check_json(raw, value)
     except OutputMismatch as exc:
         log.error("tool %r: result does not match its output schema: %s", tool.name, exc)
         return error_result(
