@@ -169,10 +169,16 @@ class Connection:
             anyio.from_thread.run_sync(_start_soon, tasks, self.send, data, token=self._token)
 
     async def receive(self, data: bytes) -> None:
-        """Handle one line of input; requests run as tasks in the bound task group."""
+        """Handle one line of input (see receive_nowait), for callers in a task."""
+        self.receive_nowait(data)
+
+    def receive_nowait(self, data: bytes) -> None:
+        """Handle one line of input without waiting: requests start as tasks of their own, and
+        so do error replies. A transport can call it from a reader callback, with no task
+        switch between the read and the request."""
         assert self._tasks is not None, "bind() first"
         if len(data) > self.server.max_message_bytes:
-            await self._reply_error(
+            self._reply_error_soon(
                 jsonrpc.sniff_id(data),
                 RpcError(
                     INVALID_REQUEST,
@@ -186,7 +192,7 @@ class Connection:
             self._active += 1
             self._tasks.start_soon(self._batch, parsed)
             return
-        await self._one(parsed)
+        self._one(parsed)
 
     def _error(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
         """The error response to send, or None when the revision cannot express it.
@@ -211,11 +217,26 @@ class Connection:
         if message is not None:
             await self.send(jsonrpc.encode(message))
 
-    async def _one(self, message: Message) -> None:
-        assert self._tasks is not None
+    def _reply_error_soon(self, request_id: RequestId | None, error: RpcError) -> None:
+        """Send an error reply from a task of its own (tasks start in order, so it still goes
+        out before the replies of lines read after it)."""
+        message = self._error(request_id, error)
+        if message is None:
+            return
+        assert self._loop is not None, "bind() first"
+        self._active += 1
+        task = self._loop.create_task(self.send(jsonrpc.encode(message)))
+        self._requests.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._requests.discard(task)
+        self._active -= 1
+
+    def _one(self, message: Message) -> None:
         if isinstance(message, Request):
             if message.id in self._running:
-                await self._reply_error(
+                self._reply_error_soon(
                     message.id,
                     RpcError(INVALID_REQUEST, f"Invalid Request: id {message.id!r} is in use"),
                 )
@@ -225,7 +246,7 @@ class Connection:
             self._notified(message)
         elif isinstance(message, Invalid):
             if message.reply:
-                await self._reply_error(message.id, message.error)
+                self._reply_error_soon(message.id, message.error)
             else:
                 log.warning("dropped a malformed notification: %s", message.error.message)
         elif isinstance(message, Response):
