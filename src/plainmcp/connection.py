@@ -98,7 +98,7 @@ class Connection:
         """Resource URIs this client subscribed to (resources/subscribe)."""
         self.listens: dict[RequestId, dict[str, Any]] = {}
         """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured."""
-        self.closing = anyio.Event()
+        self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
         self.log_level: str | None = None
         """The minimum level the client asked for with logging/setLevel (None: not asked)."""
@@ -106,14 +106,12 @@ class Connection:
         self._next_ask = 0
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
-        self._token: anyio.lowlevel.EventLoopToken | None = None
         self._loop_thread: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def bind(self, tasks: anyio.abc.TaskGroup | None = None) -> None:
         """Attach the event loop (and the task group that runs `receive()`'s requests)."""
         self._tasks = tasks
-        self._token = anyio.lowlevel.current_token()
         self._loop_thread = threading.get_ident()
         self._loop = asyncio.get_running_loop()
 
@@ -155,9 +153,9 @@ class Connection:
             data = jsonrpc.encode(message)
             if threading.get_ident() == self._loop_thread:
                 push(data)
-            elif self._token is not None:
-                with contextlib.suppress(RuntimeError):
-                    anyio.from_thread.run_sync(push, data, token=self._token)
+            elif self._loop is not None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    self._loop.call_soon_threadsafe(push, data)
             return
         tasks = self._tasks
         if tasks is None:
@@ -165,8 +163,9 @@ class Connection:
         data = jsonrpc.encode(message)
         if threading.get_ident() == self._loop_thread:
             tasks.start_soon(self.send, data)
-        else:
-            anyio.from_thread.run_sync(_start_soon, tasks, self.send, data, token=self._token)
+        elif self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self._loop.call_soon_threadsafe(_start_soon, tasks, self.send, data)
 
     async def receive(self, data: bytes) -> None:
         """Handle one line of input (see receive_nowait), for callers in a task."""
@@ -338,15 +337,21 @@ class Connection:
         return request_id in self._running
 
     async def serve_request(self, request: Request, stream: Send) -> dict[str, Any] | None:
-        """Serve one request in the caller's task (HTTP: one POST); the messages it causes go
-        to `stream`. Returns the reply, or None when the request was cancelled."""
-        scope = anyio.CancelScope()
-        self._running[request.id] = scope
+        """Serve one request in the caller's task, which must be a task of its own (HTTP: one
+        per request of a POST): cancelling the request cancels that task. The messages it
+        causes go to `stream`. Returns the reply, or None when the request was cancelled."""
+        running = _RequestTask()
+        running.task = asyncio.current_task()
+        self._running[request.id] = running
         self._streams[request.id] = stream
         self._active += 1
         try:
-            with scope:
-                return await self.server.dispatch(self, request)
+            return await self.server.dispatch(self, request)
+        except asyncio.CancelledError:
+            if not running.cancel_called:
+                raise
+            if running.task is not None:
+                running.task.uncancel()
             return None
         finally:
             self._running.pop(request.id, None)

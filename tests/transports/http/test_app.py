@@ -10,6 +10,7 @@ import base64
 from typing import Annotated, Any
 
 import anyio
+import anyio.to_thread
 import pytest
 
 from plainmcp import Context, Header, Server
@@ -599,6 +600,25 @@ async def test_a_stateless_notification_is_accepted(http: HttpApp) -> None:
         headers={"mcp-protocol-version": STATELESS, "mcp-method": "notifications/cancelled"},
     )
     assert (call.status, call.body) == (202, b"")
+
+
+async def test_a_change_made_in_another_thread_reaches_a_listen_stream(server: Server) -> None:
+    """Connection.post from outside the loop's thread hands the message to the loop."""
+    http = server.http_app()
+    body = rpc(4, "subscriptions/listen", notifications={"toolsListChanged": True}, _meta=meta())
+    async with open_call(
+        http, body=body, headers=stateless_headers("subscriptions/listen"), revision=STATELESS
+    ) as stream:
+        await stream.started()
+        assert (await stream.next_event())["method"] == "notifications/subscriptions/acknowledged"
+        await anyio.to_thread.run_sync(server.remove_tool, "broken")
+        assert await stream.next_event() == {
+            "jsonrpc": "2.0",
+            "method": "notifications/tools/list_changed",
+            "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": 4}},
+        }
+        http.shutdown()
+        assert (await stream.next_event())["id"] == 4
 
 
 async def test_listen_streams_acknowledge_then_deliver_and_keep_alive(server: Server) -> None:
