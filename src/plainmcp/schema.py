@@ -313,7 +313,7 @@ class InputSpec:
         Parameters the client left out are left out here too, so the function's own default
         applies. Raises ArgumentError naming every bad, missing or unexpected field.
         """
-        if not isinstance(arguments, Mapping):
+        if type(arguments) is not dict and not isinstance(arguments, Mapping):
             raise ArgumentError(
                 [FieldError("", f"Arguments should be an object, got {_short_repr(arguments)}")]
             )
@@ -330,7 +330,9 @@ class InputSpec:
             if key not in self._accepted
         ]
         try:
-            validated = self._model.model_validate_json(_json_bytes(arguments), strict=True)
+            validated = self._model.__pydantic_validator__.validate_json(
+                _json_bytes(arguments), strict=True
+            )
         except ValidationError as exc:
             raise ArgumentError(_field_errors(exc) + unexpected) from None
         if unexpected:

@@ -193,17 +193,19 @@ def call_result(
             elif options.compat == "fallback":
                 structured_content = {"result": fragment}
         if not blocks:
-            if options.text_fallback or structured_content is None:
-                blocks = (Text(as_text(structured, options.json_indent)),)
-            else:
-                blocks = (Text(STRUCTURED_ELSEWHERE),)
-    if not blocks:
-        blocks = (Text(""),)
-    out["content"] = [block(b, rev) for b in blocks]
+            # The usual structured result: its text block is written here directly.
+            fallback = options.text_fallback or structured_content is None
+            text = as_text(structured, options.json_indent) if fallback else STRUCTURED_ELSEWHERE
+            out["content"] = [{"type": "text", "text": text}]
+    if "content" not in out:
+        out["content"] = [block(b, rev) for b in blocks] if blocks else [_EMPTY_TEXT.copy()]
     if structured_content is not None:
         out["structuredContent"] = structured_content
     out["isError"] = result.is_error
     return _finish(out, result, rev)
+
+
+_EMPTY_TEXT = {"type": "text", "text": ""}
 
 
 def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str, Any]:
