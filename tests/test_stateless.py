@@ -856,6 +856,55 @@ async def test_a_capability_the_server_lacks_is_method_not_found() -> None:
         assert (await s.modern_result("tools/call", {"name": "one"}))["structuredContent"] == 1
 
 
+async def test_what_is_offered_follows_registrations_made_while_serving() -> None:
+    """The capability names a stateless request is served with are cached by what decides
+    them: a prompt added later makes prompts/list and completion/complete available."""
+    app = Server("growing", payload_limits=None)
+
+    @app.tool
+    def one() -> int:
+        return 1
+
+    async with EraSession(app) as s:
+        reply = await s.modern("prompts/list")
+        assert reply["error"] == {"code": -32601, "message": "Method not found: prompts/list"}
+
+        @app.prompt
+        def greet(name: str) -> str:
+            return f"Hello {name}"
+
+        listed = await s.modern_result("prompts/list")
+        assert [p["name"] for p in listed["prompts"]] == ["greet"]
+        ref = {"type": "ref/prompt", "name": "greet"}
+        done = await s.modern_result(
+            "completion/complete", {"ref": ref, "argument": {"name": "name", "value": ""}}
+        )
+        assert done["completion"]["values"] == []
+        app.prompts.remove("greet")
+        reply = await s.modern("prompts/list")
+        assert reply["error"] == {"code": -32601, "message": "Method not found: prompts/list"}
+
+
+async def test_server_info_in_results_follows_changed_attributes() -> None:
+    app = Server("renamed", version="1.0.0", payload_limits=None)
+
+    @app.tool
+    def one() -> int:
+        return 1
+
+    async with EraSession(app) as s:
+        first = await s.modern_result("tools/call", {"name": "one"})
+        assert first["_meta"][SERVER_INFO] == {"name": "renamed", "version": "1.0.0"}
+        app.version = "1.1.0"
+        app.title = "Renamed"
+        second = await s.modern_result("tools/call", {"name": "one"})
+        assert second["_meta"][SERVER_INFO] == {
+            "name": "renamed",
+            "version": "1.1.0",
+            "title": "Renamed",
+        }
+
+
 # --- progress, logging and cancellation at 2026-07-28 --------------------------------------
 
 

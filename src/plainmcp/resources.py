@@ -370,6 +370,10 @@ class Resources:
     def templates(self) -> tuple[ResourceTemplate, ...]:
         return tuple(c.template for c in self._templates.values())
 
+    @property
+    def has_templates(self) -> bool:
+        return bool(self._templates)
+
     def __len__(self) -> int:
         return len(self._static) + len(self._templates)
 

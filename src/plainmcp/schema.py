@@ -13,6 +13,7 @@ import copy
 import enum
 import inspect
 import json
+import math
 import pathlib
 import re
 import typing
@@ -587,24 +588,44 @@ def output_spec(annotation: Any) -> OutputSpec | None:
 
 def _shape_only_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     """A type check of Python values that settles `schema`, when the schema says nothing more
-    than "anything", "an object with any members" or "an array of such" (else None).
+    than JSON types: `{}`, `{"type": "integer"}`, objects with any keys, arrays (else None).
 
-    A `dict` always encodes to a JSON object and a `list` to an array, so for these schemas the
-    check is exact where it says True; other values (tuples, models) go to pydantic.
+    Each Python type here encodes to exactly that JSON type (a `dict` to an object, a `list` to
+    an array, an `int` to an integer), so where the check says True, pydantic would too; other
+    values (tuples, models, NaN) go to pydantic, which names what is wrong.
     """
     if not schema:
-        return lambda value: True
+        return _anything
     kind = schema.get("type")
-    if kind == "object" and set(schema) <= {"type", "additionalProperties"}:
-        if schema.get("additionalProperties", True) not in (True, {}):
+    keys = set(schema)
+    if keys == {"type"} and kind in _SCALARS:
+        return _SCALARS[kind]
+    if kind == "object" and keys <= {"type", "additionalProperties"}:
+        extra = schema.get("additionalProperties", True)
+        if extra is True or extra == {}:
+            return lambda value: type(value) is dict
+        members = _shape_only_check(extra) if isinstance(extra, dict) else None
+        if members is None:
             return None
-        return lambda value: type(value) is dict
-    if kind == "array" and set(schema) <= {"type", "items"}:
+        return lambda value: type(value) is dict and all(map(members, value.values()))
+    if kind == "array" and keys <= {"type", "items"}:
         items = _shape_only_check(schema.get("items", {}))
         if items is None:
             return None
         return lambda value: type(value) is list and all(map(items, value))
     return None
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+_SCALARS: dict[str, Callable[[Any], bool]] = {
+    "integer": lambda value: type(value) is int,
+    "boolean": lambda value: type(value) is bool,
+    "string": lambda value: type(value) is str,
+    "number": lambda value: type(value) is int or (type(value) is float and math.isfinite(value)),
+}
 
 
 def _is_unstructured(annotation: Any) -> bool:

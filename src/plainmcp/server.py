@@ -136,6 +136,8 @@ class Server:
         that serves the same clients one secret (state_secret= or PLAINMCP_STATE_SECRET)."""
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
+        self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
+        self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self.resources = Resources(
             on_change=lambda: self._broadcast("notifications/resources/list_changed", "resources")
@@ -411,7 +413,7 @@ class Server:
             revision=rev,
             client_info=client_info if isinstance(client_info, dict) else {},
             client_capabilities=meta[CLIENT_CAPABILITIES],
-            features=frozenset(self.capabilities(rev)),
+            features=self._features(rev),
             stateless=True,
             request_log_level=level,
             answers=self._answers(request),
@@ -502,28 +504,47 @@ class Server:
         return result
 
     def server_info(self, rev: Revision) -> dict[str, Any]:
-        fields = {
-            "name": self.name,
-            "version": self.version,
-            "title": self.title,
-            "description": self.description,
-            "websiteUrl": self.website_url,
-        }
-        return render.server_info(fields, self.icons, rev)
+        """The server's identity for `rev`; built once (2026-07-28 puts it in every result),
+        and again when an attribute it comes from is changed. Treat the dict as read-only."""
+        fields = (self.name, self.version, self.title, self.description, self.website_url)
+        cached = self._server_infos.get(rev.version)
+        if cached is not None and cached[0] == fields and cached[1] is self.icons:
+            return cached[2]
+        keys = ("name", "version", "title", "description", "websiteUrl")
+        info = render.server_info(dict(zip(keys, fields, strict=True)), self.icons, rev)
+        self._server_infos[rev.version] = (fields, self.icons, info)
+        return info
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What this server offers, as initialize announces it."""
         # Changes reach a handshake session directly, a 2026-07-28 client through
         # subscriptions/listen; either way they are announced.
+        resources, prompts, templates = self._offer_inputs()
         offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
-        if len(self.resources) or self.payload_limits.offload:
+        if resources:
             # Offloaded payloads are read back through resources/read.
             offered["resources"] = {"subscribe": True, "listChanged": True}
-        if len(self.prompts):
+        if prompts:
             offered["prompts"] = {"listChanged": True}
-        if rev.completions_capability and (len(self.prompts) or self.resources.templates):
+        if rev.completions_capability and (prompts or templates):
             offered["completions"] = {}
         return offered
+
+    def _offer_inputs(self) -> tuple[bool, bool, bool]:
+        """Everything besides the revision that decides `capabilities`."""
+        return (
+            bool(len(self.resources)) or self.payload_limits.offload,
+            bool(len(self.prompts)),
+            self.resources.has_templates,
+        )
+
+    def _features(self, rev: Revision) -> frozenset[str]:
+        """The names `capabilities(rev)` offers, for a stateless request (each needs them)."""
+        key = (rev.version, *self._offer_inputs())
+        names = self._feature_names.get(key)
+        if names is None:
+            names = self._feature_names[key] = frozenset(self.capabilities(rev))
+        return names
 
     async def _ping(self, ex: Exchange) -> dict[str, Any]:
         return {}
