@@ -563,32 +563,23 @@ class Bench:
                         self.res.put("seq26_p50", server.name, rep, percentile(lat, 50))
                 except BenchError as exc:
                     self.res.note(server.name, f"seq26 failed: {exc}")
-            for server in self.order(rep):
-                peer = peers.get(server.name)
-                if peer is None:
-                    continue
-                try:
-                    run = self.calls(
-                        peer, "add", add_args, rpc.check_add, plan.tput26, WINDOW, True
-                    )
-                    if self.record(server, rep, "tput26", run):
-                        self.res.put("tput26", server.name, rep, run["done"] / run["wall"])
-                except BenchError as exc:
-                    self.res.note(server.name, f"tput26 failed: {exc}")
-            self.say_metric("tput26 ", "tput26", rep, "calls/s")
-            for server in self.order(rep):
-                peer = peers.get(server.name)
-                if peer is None:
-                    continue
-                try:
-                    run = self.calls(
-                        peer, "add_async", add_args, rpc.check_add, plan.tput26, WINDOW, True
-                    )
-                    if self.record(server, rep, "tput26_async", run):
-                        self.res.put("tput26_async", server.name, rep, run["done"] / run["wall"])
-                except BenchError as exc:
-                    self.res.note(server.name, f"tput26_async failed: {exc}")
-            self.say_metric("tput26a", "tput26_async", rep, "calls/s")
+            for tool, key, title in (
+                ("add", "tput26", "tput26 "),
+                ("add_async", "tput26_async", "tput26a"),
+            ):
+                for server in self.order(rep):
+                    peer = peers.get(server.name)
+                    if peer is None:
+                        continue
+                    try:
+                        run = self.calls(
+                            peer, tool, add_args, rpc.check_add, plan.tput26, WINDOW, True
+                        )
+                        if self.record(server, rep, key, run):
+                            self.res.put(key, server.name, rep, run["done"] / run["wall"])
+                    except BenchError as exc:
+                        self.res.note(server.name, f"{key} failed: {exc}")
+                self.say_metric(title, key, rep, "calls/s")
         finally:
             for peer in peers.values():
                 peer.close()

@@ -841,14 +841,19 @@ async def test_unknown_methods_tools_and_resources() -> None:
         }
 
 
-async def test_a_capability_the_server_lacks_is_method_not_found() -> None:
-    app = Server("bare", payload_limits=None)
+def one_tool_server(name: str, **options: Any) -> Server:
+    """A server with no payload guards and one tool, `one`, returning 1."""
+    app = Server(name, payload_limits=None, **options)
 
     @app.tool
     def one() -> int:
         return 1
 
-    async with EraSession(app) as s:
+    return app
+
+
+async def test_a_capability_the_server_lacks_is_method_not_found() -> None:
+    async with EraSession(one_tool_server("bare")) as s:
         discovered = await s.modern_result("server/discover")
         assert "prompts" not in discovered["capabilities"]
         reply = await s.modern("prompts/list")
@@ -859,12 +864,7 @@ async def test_a_capability_the_server_lacks_is_method_not_found() -> None:
 async def test_what_is_offered_follows_registrations_made_while_serving() -> None:
     """The capability names a stateless request is served with are cached by what decides
     them: a prompt added later makes prompts/list and completion/complete available."""
-    app = Server("growing", payload_limits=None)
-
-    @app.tool
-    def one() -> int:
-        return 1
-
+    app = one_tool_server("growing")
     async with EraSession(app) as s:
         reply = await s.modern("prompts/list")
         assert reply["error"] == {"code": -32601, "message": "Method not found: prompts/list"}
@@ -886,12 +886,7 @@ async def test_what_is_offered_follows_registrations_made_while_serving() -> Non
 
 
 async def test_server_info_in_results_follows_changed_attributes() -> None:
-    app = Server("renamed", version="1.0.0", payload_limits=None)
-
-    @app.tool
-    def one() -> int:
-        return 1
-
+    app = one_tool_server("renamed", version="1.0.0")
     async with EraSession(app) as s:
         first = await s.modern_result("tools/call", {"name": "one"})
         assert first["_meta"][SERVER_INFO] == {"name": "renamed", "version": "1.0.0"}
