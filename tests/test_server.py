@@ -3,6 +3,7 @@ message the server writes is validated against the negotiated revision's officia
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import anyio
@@ -393,6 +394,18 @@ async def test_no_list_changed_before_initialize() -> None:
     async with Session(app) as s:
         app.add_tool(lambda: "new", name="fresh")
         assert await s.quiet(0.05) == []
+
+
+async def test_a_post_from_a_thread_to_a_connection_closed_meanwhile_is_dropped() -> None:
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        note = jsonrpc.notification_message("notifications/message", {"level": "info", "data": 1})
+        poster = threading.Thread(target=s.conn.post, args=(note,))
+        poster.start()
+        poster.join()  # the loop's thread waits here: the hand-off is queued, not yet run
+        s.conn.close()
+        await anyio.sleep(0.05)
+        assert not [m for m in s.messages if m.get("method") == "notifications/message"]
 
 
 async def test_list_changed_from_a_worker_thread() -> None:

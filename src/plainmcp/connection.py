@@ -41,10 +41,6 @@ log = logging.getLogger("plainmcp")
 Send = Callable[[bytes], Coroutine[Any, Any, None]]
 
 
-def _start_soon(tasks: anyio.abc.TaskGroup, send: Send, data: bytes) -> None:
-    tasks.start_soon(send, data)
-
-
 class Cancellable(Protocol):
     """How a running request is cancelled: an anyio CancelScope, or a _RequestTask."""
 
@@ -157,15 +153,19 @@ class Connection:
                 with contextlib.suppress(RuntimeError):  # the loop has closed
                     self._loop.call_soon_threadsafe(push, data)
             return
-        tasks = self._tasks
-        if tasks is None:
+        if self._tasks is None:
             return
         data = jsonrpc.encode(message)
         if threading.get_ident() == self._loop_thread:
-            tasks.start_soon(self.send, data)
+            self._send_soon(data)
         elif self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                self._loop.call_soon_threadsafe(_start_soon, tasks, self.send, data)
+                self._loop.call_soon_threadsafe(self._send_soon, data)
+
+    def _send_soon(self, data: bytes) -> None:
+        tasks = self._tasks
+        if tasks is not None:  # None: the connection closed before this ran
+            tasks.start_soon(self.send, data)
 
     async def receive(self, data: bytes) -> None:
         """Handle one line of input (see receive_nowait), for callers in a task."""
