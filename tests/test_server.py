@@ -396,6 +396,29 @@ async def test_no_list_changed_before_initialize() -> None:
         assert await s.quiet(0.05) == []
 
 
+async def test_an_internal_error_reading_a_line_is_answered_and_the_next_line_works(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parse = jsonrpc.parse
+
+    def parse_or_fail(data: bytes | str) -> Any:
+        if b"boom" in (data if isinstance(data, bytes) else data.encode()):
+            raise RuntimeError("a bug in the reader")
+        return parse(data)
+
+    monkeypatch.setattr(jsonrpc, "parse", parse_or_fail)
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        await s.send_raw(b'{"jsonrpc":"2.0","id":41,"method":"ping","params":{"x":"boom"}}')
+        reply = await s.response(41)
+        assert reply == {
+            "jsonrpc": "2.0",
+            "id": 41,
+            "error": {"code": -32603, "message": "Internal error"},
+        }
+        assert (await s.request("ping"))["result"] == {}
+
+
 async def test_a_post_from_a_thread_to_a_connection_closed_meanwhile_is_dropped() -> None:
     async with Session(make_server()) as s:
         await s.initialize("2025-11-25")

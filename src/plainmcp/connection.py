@@ -21,6 +21,7 @@ import anyio.lowlevel
 
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
+    INTERNAL_ERROR,
     INVALID_REQUEST,
     Invalid,
     Message,
@@ -175,6 +176,16 @@ class Connection:
         """Handle one line of input without waiting: requests start as tasks of their own, and
         so do error replies. A transport can call it from a reader callback, with no task
         switch between the read and the request."""
+        try:
+            self._take(data)
+        except Exception:
+            # A bug of ours, not the client's: answered, logged, and the next line is read.
+            log.exception("internal error handling a message")
+            self._reply_error_soon(
+                jsonrpc.sniff_id(data), RpcError(INTERNAL_ERROR, "Internal error")
+            )
+
+    def _take(self, data: bytes) -> None:
         assert self._tasks is not None, "bind() first"
         if len(data) > self.server.max_message_bytes:
             self._reply_error_soon(
