@@ -198,14 +198,13 @@ def call_result(
             text = as_text(structured, options.json_indent) if fallback else STRUCTURED_ELSEWHERE
             out["content"] = [{"type": "text", "text": text}]
     if "content" not in out:
-        out["content"] = [block(b, rev) for b in blocks] if blocks else [_EMPTY_TEXT.copy()]
+        out["content"] = (
+            [block(b, rev) for b in blocks] if blocks else [{"type": "text", "text": ""}]
+        )
     if structured_content is not None:
         out["structuredContent"] = structured_content
     out["isError"] = result.is_error
     return _finish(out, result, rev)
-
-
-_EMPTY_TEXT = {"type": "text", "text": ""}
 
 
 def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str, Any]:
