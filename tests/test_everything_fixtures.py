@@ -331,14 +331,23 @@ async def test_input_required_fixtures_are_never_answered_on_list_methods(app: S
 # --- server-stateless: a missing capability, list changes, logging, streaming -----------------
 
 
-async def test_missing_capability_is_32021_naming_sampling(app: Server) -> None:
+@pytest.mark.parametrize(
+    ("tool", "capability", "method"),
+    [
+        ("test_missing_capability", "sampling", "sampling/createMessage"),
+        ("test_streaming_elicitation", "elicitation", "elicitation/create"),
+    ],
+)
+async def test_a_tool_needing_an_undeclared_capability_is_32021(
+    app: Server, tool: str, capability: str, method: str
+) -> None:
     async with stateless(app) as s:
-        reply = await s.request("tools/call", call("test_missing_capability", capabilities={}))
+        reply = await s.request("tools/call", call(tool, capabilities={}))
         assert reply["error"] == {
             "code": -32021,
-            "message": "the client did not declare the 'sampling' capability,"
-            " so sampling/createMessage cannot be sent to it",
-            "data": {"requiredCapabilities": {"sampling": {}}},
+            "message": f"the client did not declare the '{capability}' capability,"
+            f" so {method} cannot be sent to it",
+            "data": {"requiredCapabilities": {capability: {}}},
         }
 
 
@@ -500,17 +509,6 @@ async def test_streaming_elicitation_is_an_input_required_result(app: Server) ->
         )
         content = '{"username":"testuser","email":"test@example.com"}'
         assert done == text(f"User response: action=accept, content={content}")
-
-
-async def test_streaming_elicitation_without_the_capability_is_32021(app: Server) -> None:
-    async with stateless(app) as s:
-        reply = await s.request("tools/call", call("test_streaming_elicitation", capabilities={}))
-        assert reply["error"] == {
-            "code": -32021,
-            "message": "the client did not declare the 'elicitation' capability,"
-            " so elicitation/create cannot be sent to it",
-            "data": {"requiredCapabilities": {"elicitation": {}}},
-        }
 
 
 # --- input-required results --------------------------------------------------------------------

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
-import anyio.from_thread
-import anyio.lowlevel
 
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
