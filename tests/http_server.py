@@ -43,11 +43,17 @@ class HttpServer:
 
 @contextlib.contextmanager
 def http_server(
-    target: str | Path, *extra: str, env: Mapping[str, str] | None = None
+    target: str | Path,
+    *extra: str,
+    env: Mapping[str, str] | None = None,
+    script: bool = False,
 ) -> Iterator[HttpServer]:
-    """Serve `target` (FILE[:OBJECT]) over HTTP until the block ends."""
+    """Serve `target` (FILE[:OBJECT]) over HTTP until the block ends; `script=True` runs the
+    file itself as `python FILE PORT` (a file that serves an app of its own making)."""
     port = free_port()
     command = [sys.executable, "-m", "plainmcp", "run", str(target), "--http", "--port", str(port)]
+    if script:
+        command = [sys.executable, str(target), str(port)]
     with tempfile.NamedTemporaryFile(prefix="plainmcp-http-", suffix=".log", delete=False) as f:
         log_path = Path(f.name)
     with log_path.open("wb") as log:

@@ -416,11 +416,11 @@ class Server:
             features=self._features(rev),
             stateless=True,
             request_log_level=level,
-            answers=self._answers(request),
+            answers=self._answers(request, conn.principal),
             principal=conn.principal,
         )
 
-    def _answers(self, request: Request) -> dict[str, Any]:
+    def _answers(self, request: Request, principal: Any) -> dict[str, Any]:
         """The answers a retry carries: those signed into requestState, plus this round's
         inputResponses for the keys that state asked (others are ignored, as the spec says).
         Without a state, inputResponses are taken as given."""
@@ -435,7 +435,11 @@ class Server:
         target, arguments = _target(request)
         try:
             state = self.state_signer.verify(
-                token, method=request.method, target=target, arguments=arguments
+                token,
+                method=request.method,
+                target=target,
+                arguments=arguments,
+                principal=_subject(principal),
             )
         except StateError as exc:
             raise RpcError(INVALID_PARAMS, str(exc)) from None
@@ -454,6 +458,7 @@ class Server:
             target=target,
             arguments=arguments,
             answers=dict(ex.answers),
+            principal=_subject(ex.principal),
             asked=tuple(needed.requests),
         )
         return {
@@ -792,6 +797,13 @@ _CAPABILITY_OF = {
 What initialize offered holds for the whole session: a prompts/list after the last prompt is
 removed is an empty list, and a prompt added later does not open prompts/* to a session that was
 not offered them (its client never asked and was never told)."""
+
+
+def _subject(principal: Any) -> str | None:
+    """Who a requestState is bound to: the authenticated subject (HTTP bearer auth), as a
+    session is; None where the transport authenticates nobody (stdio)."""
+    subject = getattr(principal, "subject", None)
+    return subject if isinstance(subject, str) else None
 
 
 def _check_meta(params: dict[str, Any]) -> None:

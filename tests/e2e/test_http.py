@@ -21,6 +21,7 @@ from tests.mcp_schemas import validate_server_message
 
 HERE = Path(__file__).resolve().parent
 PROBE = HERE / "servers" / "http_probe.py"
+AUTH_PROBE = HERE / "servers" / "auth_probe.py"
 EVERYTHING = HERE.parents[1] / "examples" / "everything_server.py"
 STATELESS = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
@@ -77,8 +78,17 @@ def post(
         conn.close()
 
 
-def stateless(server: HttpServer, request_id: int, method: str, **params: Any) -> Reply:
+def stateless(
+    server: HttpServer,
+    request_id: int,
+    method: str,
+    *,
+    token: str | None = None,
+    **params: Any,
+) -> Reply:
     headers = {"MCP-Protocol-Version": STATELESS, "Mcp-Method": method}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     if "name" in params:
         headers["Mcp-Name"] = params["name"]
     body = {
@@ -257,3 +267,35 @@ def test_a_different_secret_cannot_continue_the_conversation() -> None:
         )
         assert refused.status == 200
         assert refused.message()["error"]["code"] == -32602
+
+
+def test_a_request_state_is_bound_to_the_subject_it_was_issued_to() -> None:
+    """An input-required state issued to one authenticated subject cannot be continued by
+    another: the other subject's retry is refused with -32602, the issuer's own succeeds."""
+    with http_server(AUTH_PROBE, script=True) as server:
+        asked = stateless(
+            server, 1, "tools/call", token="token-ada", name="confirm", arguments={"what": "x"}
+        ).message()["result"]
+        assert asked["resultType"] == "input_required"
+        (key,) = asked["inputRequests"]
+        retry = {
+            "name": "confirm",
+            "arguments": {"what": "x"},
+            "inputResponses": {key: {"action": "accept", "content": {"ok": True}}},
+            "requestState": asked["requestState"],
+        }
+        stolen = stateless(server, 2, "tools/call", token="token-bob", **retry)
+        assert stolen.status == 200
+        assert stolen.message() == {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {
+                "code": -32602,
+                "message": "Invalid requestState: it was issued for another principal",
+            },
+        }
+        own = stateless(server, 3, "tools/call", token="token-ada", **retry).message()
+        assert own["result"]["resultType"] == "complete"
+        assert own["result"]["content"] == [
+            {"type": "text", "text": "ada confirmed x: {'ok': True}"}
+        ]
