@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ import orjson
 import pytest
 
 from plainmcp import Server
-from tests.mcp_schemas import REVISIONS, validate_server_message
+from tests.mcp_schemas import REVISIONS, validate_server_message, wire_loads
 
 STATELESS_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -56,7 +57,7 @@ def _every_connection_is_validated(monkeypatch: pytest.MonkeyPatch) -> Any:
 
         async def checked(data: bytes) -> None:
             try:
-                message = orjson.loads(data)
+                message = wire_loads(data)
                 revision[0] = negotiated(message, methods) or revision[0]
                 own = per_request.get(message.get("id")) if isinstance(message, dict) else None
                 # Notifications carry no id: a connection that only spoke statelessly is judged
@@ -162,7 +163,7 @@ class Session:
         try:
             assert isinstance(data, bytes), f"transports get bytes, not {type(data).__name__}"
             assert b"\n" not in data, "a message must be one line"
-            message = orjson.loads(data)
+            message = wire_loads(data)
             self.revision = negotiated(message, self._methods) or self.revision
             validate(message, self.revision or self.revision_hint, self._methods)
         except (AssertionError, orjson.JSONDecodeError, ValueError) as exc:
@@ -191,7 +192,11 @@ class Session:
         """Send one JSON value (a message, a batch or anything else) as one line."""
         self._remember(message)
         self._sent_at = len(self.messages)
-        await self.conn.receive(orjson.dumps(message, option=orjson.OPT_PASSTHROUGH_DATACLASS))
+        try:
+            data = orjson.dumps(message, option=orjson.OPT_PASSTHROUGH_DATACLASS)
+        except TypeError:  # integers beyond 64 bits: the stdlib writes them exactly
+            data = json.dumps(message).encode()
+        await self.conn.receive(data)
 
     async def send_raw(self, data: bytes) -> None:
         self._sent_at = len(self.messages)

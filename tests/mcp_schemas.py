@@ -35,6 +35,35 @@ _REPO_ROOT = Path(__file__).resolve().parents[1]
 _MAX_LISTED_ERRORS = 8
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _lone_surrogate_in(value: Any) -> str | None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        texts = [item] if isinstance(item, str) else list(item) if isinstance(item, dict) else []
+        for text in texts:
+            if any("\ud800" <= ch <= "\udfff" for ch in text):
+                return text
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def wire_loads(data: bytes) -> Any:
+    """A message as the server wrote it, read strictly and exactly, independently of plainmcp:
+    UTF-8, JSON (no NaN or Infinity), integers of any size exact, no lone surrogate escapes."""
+    value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    bad = _lone_surrogate_in(value)
+    if bad is not None:
+        raise ValueError(f"a lone surrogate was written: {bad!r}")
+    return value
+
+
 def schemas_dir() -> Path:
     """The folder holding ``<revision>/schema.json``: ``$MCP_SCHEMAS_DIR`` or ``../shared``."""
     override = os.environ.get("MCP_SCHEMAS_DIR")

@@ -12,10 +12,8 @@ from __future__ import annotations
 import copy
 import enum
 import inspect
-import json
 import math
 import pathlib
-import re
 import typing
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +34,8 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, JsonSchemaWarningKind
 from pydantic_core import PydanticSerializationError, core_schema
+
+from plainmcp.wire import json as wire_json
 
 __all__ = [
     "ArgumentError",
@@ -253,8 +253,8 @@ def _resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
 def _json_repr(value: Any, limit: int = 80) -> str:
     """How the model sent the value (JSON), not how Python would print it."""
     try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
+        text = wire_json.dumps(value).decode()
+    except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -264,11 +264,11 @@ def _short_repr(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _json_bytes(value: Mapping[str, Any]) -> bytes:
+def _json_bytes(value: Any) -> bytes:
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:  # integers beyond 64 bits: the stdlib writes them exactly
-        return json.dumps(value, allow_nan=False, default=str).encode()
+    except TypeError:  # integers beyond 64 bits, or what JSON cannot hold
+        return wire_json.dumps(value)
 
 
 def _field_errors(exc: ValidationError) -> list[FieldError]:
@@ -518,11 +518,8 @@ class OutputSpec:
             if errors:
                 raise OutputMismatch(errors)
         elif self._check is not None:
-            # orjson refuses integers wider than 64 bits; the stdlib keeps them exact.
-            self.check(json.loads(data) if _LONG_NUMBER.search(data) else orjson.loads(data))
+            self.check(wire_json.loads(data))
 
-
-_LONG_NUMBER = re.compile(rb"\d{19}")
 
 _UNSTRUCTURED: tuple[Any, ...] = (
     Any,
@@ -568,13 +565,10 @@ def output_spec(annotation: Any) -> OutputSpec | None:
         return []
 
     def check(value: Any) -> list[FieldError]:
-        try:
-            data = orjson.dumps(value)
-        except TypeError:
-            try:  # orjson stops at 64-bit integers; the stdlib does not
-                data = json.dumps(value, allow_nan=False).encode()
-            except (TypeError, ValueError) as exc:
-                return [FieldError("", f"Value is not JSON-serializable: {exc}")]
+        try:  # orjson as the result is written (NaN as null); else exact for wide integers
+            data = _json_bytes(value)
+        except (TypeError, ValueError) as exc:
+            return [FieldError("", f"Value is not JSON-serializable: {exc}")]
         return check_json(data)
 
     schema = inline_refs(raw)

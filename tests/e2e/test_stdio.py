@@ -19,6 +19,7 @@ import orjson
 import pytest
 
 from tests.conftest import HANDSHAKE_REVISIONS, negotiated, validate
+from tests.mcp_schemas import wire_loads
 
 SERVER = Path(__file__).parent / "servers" / "everything.py"
 REPO = Path(__file__).resolve().parents[2]
@@ -63,10 +64,10 @@ class Proc:
         for line in self.p.stdout:
             try:
                 assert line.endswith(b"\n"), "a message must end with a newline"
-                message = orjson.loads(line)
+                message = wire_loads(line)
                 self.revision = negotiated(message, self._methods) or self.revision
                 validate(message, self.revision or self.revision_hint, self._methods)
-            except (AssertionError, orjson.JSONDecodeError) as exc:
+            except (AssertionError, ValueError) as exc:
                 self.failures.append(f"{exc}\n  raw: {line[:400]!r}")
                 message = {"__invalid__": line[:400]}
             with self._cond:
@@ -314,6 +315,41 @@ def test_malformed_lines_then_the_next_request_works(proc: Proc, line: bytes) ->
     assert "id" not in reply
     assert reply["error"]["code"] in (-32700, -32600)
     assert proc.result("ping") == {}
+
+
+def test_integers_beyond_64_bits_arrive_and_leave_exact(proc: Proc) -> None:
+    proc.initialize("2025-11-25")
+    since = proc.send_raw(
+        b'{"jsonrpc":"2.0","id":1180591620717411303424,"method":"tools/call",'
+        b'"params":{"name":"add","arguments":{"a":1180591620717411303424,"b":-1}}}'
+    )
+    reply = proc.next_message(since)
+    assert reply["id"] == 2**70
+    assert reply["result"]["structuredContent"] == {"result": 2**70 - 1}
+    assert reply["result"]["content"] == [{"type": "text", "text": str(2**70 - 1)}]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "where"),
+    [
+        (b'{"a":1e400,"b":1}', "a: the number 1e400 is beyond the range of a 64-bit"),
+        (b'{"a":1,"b":"\\udfff"}', "b: the string holds a lone surrogate (\\udfff)"),
+    ],
+)
+def test_valid_json_orjson_refuses_is_answered_by_id(
+    proc: Proc, arguments: bytes, where: str
+) -> None:
+    proc.initialize("2025-11-25")
+    since = proc.send_raw(
+        b'{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"add","arguments":'
+        + arguments
+        + b"}}"
+    )
+    reply = proc.next_message(since)
+    assert reply["id"] == "q"
+    assert reply["error"]["code"] == -32602
+    assert reply["error"]["message"].startswith("Invalid params: arguments." + where)
+    assert proc.call("add", {"a": 1, "b": 2})["structuredContent"] == {"result": 3}
 
 
 def test_malformed_lines_on_an_old_revision_are_not_answered(proc: Proc) -> None:

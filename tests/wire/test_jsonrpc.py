@@ -192,3 +192,130 @@ def test_encode_keeps_wide_integers_exact(number: int) -> None:
 def test_encode_64_bit_edges_use_orjson() -> None:
     for number in (2**64 - 1, -(2**63)):
         assert orjson.loads(jsonrpc.encode({"n": number}))["n"] == number
+
+
+# --- exact requests: wide integers, and valid JSON that no Python value holds ------------------
+
+
+def test_wide_integers_arrive_exact_in_ids_params_and_meta() -> None:
+    data = (
+        b'{"jsonrpc":"2.0","id":1180591620717411303424,"method":"tools/call","params":'
+        b'{"name":"echo","arguments":{"n":1180591620717411303424},'
+        b'"_meta":{"progressToken":-1180591620717411303424}}}'
+    )
+    assert jsonrpc.parse(data) == Request(
+        2**70,
+        "tools/call",
+        {"name": "echo", "arguments": {"n": 2**70}, "_meta": {"progressToken": -(2**70)}},
+    )
+
+
+def test_a_number_beyond_a_float_is_invalid_params_answered_by_id() -> None:
+    data = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"n":1e400}}}'
+    msg = jsonrpc.parse(data)
+    assert isinstance(msg, Invalid)
+    assert (msg.id, msg.error.code, msg.error.message, msg.reply) == (
+        7,
+        INVALID_PARAMS,
+        "Invalid params: arguments.n: the number 1e400 is beyond the range of a 64-bit"
+        " floating-point number",
+        True,
+    )
+
+
+def test_a_lone_surrogate_is_invalid_params_answered_by_id() -> None:
+    data = b'{"jsonrpc":"2.0","id":"a","method":"m","params":{"s":["ok","\\ud800"]}}'
+    msg = jsonrpc.parse(data)
+    assert isinstance(msg, Invalid)
+    assert (msg.id, msg.error.code, msg.error.message) == (
+        "a",
+        INVALID_PARAMS,
+        "Invalid params: s[1]: the string holds a lone surrogate (\\ud800), which is not a"
+        " Unicode character",
+    )
+
+
+def test_many_flaws_are_named_three_in_full() -> None:
+    data = b'{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1e400,2e400,3e400,4e400]}}'
+    msg = jsonrpc.parse(data)
+    assert isinstance(msg, Invalid)
+    assert msg.error.message == (
+        "Invalid params: a[0]: the number 1e400 is beyond the range of a 64-bit floating-point"
+        " number; a[1]: the number 2e400 is beyond the range of a 64-bit floating-point number;"
+        " a[2]: the number 3e400 is beyond the range of a 64-bit floating-point number"
+        " (and 1 more)"
+    )
+
+
+def test_a_flaw_outside_params_is_an_invalid_request_by_id() -> None:
+    msg = jsonrpc.parse(b'{"jsonrpc":"2.0","id":3,"method":"m\\udc00"}')
+    assert isinstance(msg, Invalid)
+    assert (msg.id, msg.error.code, msg.error.message) == (
+        3,
+        INVALID_REQUEST,
+        "Invalid Request: method: the string holds a lone surrogate (\\udc00), which is not a"
+        " Unicode character",
+    )
+
+
+def test_an_id_that_cannot_be_written_back_is_refused_without_an_id() -> None:
+    msg = jsonrpc.parse(b'{"jsonrpc":"2.0","id":"x\\ud800","method":"ping"}')
+    assert isinstance(msg, Invalid)
+    assert (msg.id, msg.error.code, msg.error.message) == (
+        None,
+        INVALID_REQUEST,
+        "Invalid Request: id: the string holds a lone surrogate (\\ud800), which is not a"
+        " Unicode character",
+    )
+
+
+def test_a_flawed_notification_is_never_answered() -> None:
+    msg = jsonrpc.parse(b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"p":1e999}}')
+    assert isinstance(msg, Invalid)
+    assert (msg.id, msg.reply) == (None, False)
+
+
+def test_a_flawed_response_becomes_an_error_for_the_call_waiting_on_it() -> None:
+    msg = jsonrpc.parse(b'{"jsonrpc":"2.0","id":"plainmcp-1","result":{"content":{"n":1e400}}}')
+    assert msg == Response(
+        "plainmcp-1",
+        None,
+        {
+            "code": INVALID_PARAMS,
+            "message": "Unreadable response: result.content.n: the number 1e400 is beyond the"
+            " range of a 64-bit floating-point number",
+        },
+    )
+
+
+def test_a_batch_answers_only_its_flawed_element_with_an_error() -> None:
+    parsed = jsonrpc.parse(
+        b'[{"jsonrpc":"2.0","id":1,"method":"ping"},'
+        b'{"jsonrpc":"2.0","id":2,"method":"m","params":{"x":1e400}}]'
+    )
+    assert isinstance(parsed, list)
+    first, second = parsed
+    assert first == Request(1, "ping", {})
+    assert isinstance(second, Invalid)
+    assert (second.id, second.error.code, second.error.message) == (
+        2,
+        INVALID_PARAMS,
+        "Invalid params: x: the number 1e400 is beyond the range of a 64-bit floating-point number",
+    )
+
+
+def test_sniffed_wide_ids_are_exact() -> None:
+    assert jsonrpc.sniff_id(b'{"jsonrpc":"2.0","id":1180591620717411303424,"x":') == 2**70
+
+
+def test_a_reply_json_cannot_hold_is_answered_with_an_internal_error() -> None:
+    data = jsonrpc.encode({"jsonrpc": "2.0", "id": 4, "result": {"x": float("nan")}})
+    assert data == (
+        b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,'
+        b'"message":"Internal error: the reply could not be encoded as JSON"}}'
+    )
+
+
+def test_a_notification_json_cannot_hold_raises_for_its_sender() -> None:
+    with pytest.raises(ValueError):
+        jsonrpc.encode({"jsonrpc": "2.0", "method": "m", "params": {"s": "\ud800"}})

@@ -123,7 +123,6 @@ def test_round_trip_big_ints_unicode_nested() -> None:
         "text": {"content": {"name": "日本語 ✓ 😀", "empty": "", "nul": "\x00"}},
         "nested": {"a": [1, [2, [3, {"b": None, "c": False}]]], "z": {"y": {"x": []}}},
         "samp": {"role": "assistant", "content": {"type": "text", "text": "Paris"}},
-        "surrogate": "\ud800",
     }
     args = {"n": 2**70, "s": "é"}
     s = signer()
@@ -132,6 +131,17 @@ def test_round_trip_big_ints_unicode_nested() -> None:
     assert state.answers == answers
     assert state.answers["big"]["n"] == 2**200
     assert type(state.answers["big"]["n"]) is int
+
+
+def test_an_answer_no_json_text_holds_is_refused_at_issue() -> None:
+    """A lone surrogate cannot come from the wire (the parser answers it by id), and no valid
+    UTF-8 holds one: a state carrying it is refused when issued, not signed unreadable."""
+    with pytest.raises(ValueError) as info:
+        issue(signer(), answers={"k": "\ud800"}, arguments={}, principal=None)
+    assert str(info.value) == (
+        "not JSON-serializable for a requestState:"
+        " a string holds a lone surrogate, which is not a Unicode character"
+    )
 
 
 def test_answers_may_be_empty_and_principal_none() -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
+from plainmcp.wire import json
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -16,6 +16,8 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
 RequestId = int | str
+
+log = logging.getLogger("plainmcp")
 
 
 class RpcError(Exception):
@@ -117,14 +119,60 @@ def parse_message(obj: object) -> Message:
 def parse(data: bytes | str) -> Message | list[Message]:
     """A line of input to one message, or a list for a JSON-RPC batch."""
     try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
+        obj = json.loads(data)
+    except json.DecodeError as exc:
         return Invalid(None, RpcError(PARSE_ERROR, f"Parse error: {exc}"))
+    except json.Unrepresentable as exc:
+        return _flawed(exc.value, exc.flaws)
     if isinstance(obj, list):
         if not obj:
             return Invalid(None, RpcError(INVALID_REQUEST, "Invalid Request: empty batch"))
         return [parse_message(item) for item in obj]
     return parse_message(obj)
+
+
+def _flawed(obj: Any, flaws: list[json.Flaw]) -> Message | list[Message]:
+    """Valid JSON holding values no Python value carries (json.Unrepresentable): each message
+    that holds one is answered by its id, naming where, as for any other bad value."""
+    if isinstance(obj, list) and obj:
+        return [
+            _flawed_message(
+                item, [json.Flaw(f.path[1:], f.reason) for f in flaws if f.path[0] == i]
+            )
+            for i, item in enumerate(obj)
+        ]
+    return _flawed_message(obj, flaws)
+
+
+def _flawed_message(obj: Any, flaws: list[json.Flaw]) -> Message:
+    message = parse_message(obj)
+    if not flaws or isinstance(message, Invalid):
+        return message
+    if any(f.path[:1] == ("id",) for f in flaws):
+        return Invalid(None, RpcError(INVALID_REQUEST, f"Invalid Request: {_named(flaws)}"))
+    if isinstance(message, Response):
+        # The client's answer cannot be read: the call waiting for it gets an error.
+        error = RpcError(INVALID_PARAMS, f"Unreadable response: {_named(flaws)}")
+        return Response(message.id, None, error.to_wire())
+    in_params = all(f.path[:1] == ("params",) for f in flaws)
+    code, label = (
+        (INVALID_PARAMS, "Invalid params")
+        if in_params
+        else (
+            INVALID_REQUEST,
+            "Invalid Request",
+        )
+    )
+    error = RpcError(code, f"{label}: {_named(flaws, skip=1 if in_params else 0)}")
+    if isinstance(message, Notification):
+        return Invalid(None, error, reply=False)
+    return Invalid(message.id, error)
+
+
+def _named(flaws: list[json.Flaw], skip: int = 0) -> str:
+    """Where each flaw is and why, the first three in full."""
+    named = "; ".join(f"{f.where(skip)}: {f.reason}" for f in flaws[:3])
+    return named + (f" (and {len(flaws) - 3} more)" if len(flaws) > 3 else "")
 
 
 _ID_NEAR_START = re.compile(
@@ -138,8 +186,8 @@ def sniff_id(data: bytes) -> RequestId | None:
     match = _ID_NEAR_START.match(data[:512])
     if match is None:
         return None
-    raw = match.group(1)
-    return orjson.loads(raw)  # type: ignore[no-any-return]
+    found = json.loads(match.group(1))
+    return found if _valid_id(found) else None
 
 
 def result_message(request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
@@ -175,11 +223,17 @@ def request_message(
 
 
 def encode(message: Any) -> bytes:
-    """Compact JSON bytes, one line; integers beyond 64 bits are kept exact."""
+    """Compact JSON bytes, one line; integers beyond 64 bits are kept exact.
+
+    A response that holds what JSON cannot (NaN, a lone surrogate, an object) is replaced by an
+    internal error for its id, so its request is still answered; other messages raise."""
     try:
-        return orjson.dumps(message)
-    except orjson.JSONEncodeError:
-        # orjson refuses integers wider than 64 bits; the stdlib writes them exactly.
-        return json.dumps(
-            message, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        ).encode()
+        return json.dumps(message)
+    except (TypeError, ValueError) as exc:
+        if isinstance(message, list):  # a batch's replies
+            return b"[" + b",".join(encode(item) for item in message) + b"]"
+        if not (isinstance(message, dict) and "id" in message and "method" not in message):
+            raise
+        log.error("a reply could not be encoded as JSON: %s", exc)
+    error = RpcError(INTERNAL_ERROR, "Internal error: the reply could not be encoded as JSON")
+    return json.dumps(error_message(message["id"], error))

@@ -44,7 +44,6 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import math
 import os
 import re
@@ -54,7 +53,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import orjson
+from plainmcp.wire import json
 
 __all__ = [
     "ENV_SECRET",
@@ -119,21 +118,12 @@ def _b64decode(text: str) -> bytes:
 
 
 def _canonical(value: Any) -> bytes:
-    """Canonical JSON bytes: sorted keys, compact; exact for integers of any size.
-
-    orjson for everything it can take; values it refuses (integers beyond 64 bits, lone
-    surrogates) take the stdlib with ASCII escapes. The choice depends only on the value, so one
-    value always has one encoding.
-    """
+    """Canonical JSON bytes (sorted keys, compact, exact for integers of any size): one encoding
+    per value."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:
-        pass
-    try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return json.dumps_canonical(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not JSON-serializable for a requestState: {exc}") from None
-    return text.encode("ascii")
 
 
 def _mismatch(what: str) -> StateError:
@@ -305,8 +295,8 @@ class StateSigner:
     def _decode(raw: bytes) -> RequestState:
         bad = StateError("malformed", "Invalid requestState: the payload does not decode")
         try:
-            data = json.loads(raw)  # the stdlib keeps integers wider than 64 bits exact
-        except (ValueError, RecursionError):
+            data = json.loads(raw)
+        except ValueError:
             raise bad from None
         if not isinstance(data, dict):
             raise bad
