@@ -1,9 +1,11 @@
-"""plainmcp demo server: the seeds' tools, plus one tool per kind of content.
+"""The demo server (`plainmcp demo`): the seeds' tools, plus one tool per kind of content.
 
-Run it over stdio with `python examples/demo_server.py` (or `plainmcp run examples/demo_server.py`),
-or try a tool from the terminal: `plainmcp call examples/demo_server.py add a=2 b=3`.
+It ships inside the package, so `plainmcp demo` works from an installed wheel; serve it with
+`python -m plainmcp.demo` or `plainmcp run examples/demo_server.py` (a two-line file importing
+this one), or try a tool: `plainmcp call examples/demo_server.py add a=2 b=3`.
 
-Every tool but `fetch` is deterministic: the same arguments always give the same bytes.
+Every tool but `fetch` is deterministic: the same arguments always give the same bytes, and
+the chart and media are drawn in code (no Pillow, no data files).
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def fetch(url: str, timeout: Annotated[float, Field(gt=0, le=30)] = 10) -> str:
     try:
         request = urllib.request.Request(url, headers={"User-Agent": "plainmcp-demo"})
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            body = response.read(MAX_FETCH_BYTES + 1)
+            body: bytes = response.read(MAX_FETCH_BYTES + 1)
             charset = response.headers.get_content_charset() or "utf-8"
     except ValueError as exc:  # e.g. no host, or a malformed address
         raise ToolError(f"Not a valid URL: {url!r} ({exc})") from None
