@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import sys
+import sysconfig
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from plainmcp import __version__, demo
 from plainmcp.cli import (
     Files,
+    UsageError,
     describe_tool,
     load_server,
+    load_target,
     main,
     parse_arguments,
     render_result,
@@ -22,12 +27,16 @@ from plainmcp.cli import (
 )
 from plainmcp.client import CallToolResult, ToolInfo, parse_call_result
 from plainmcp.content import ResourceLink, Text
+from plainmcp.server import Server
+from plainmcp.transports.http.app import HttpApp
+from tests.http_server import http_server
 from tests.servers_client.blocks import PNG, WAV
 
 HERE = Path(__file__).parent
 BLOCKS = str(HERE / "servers_client" / "blocks.py")
 NOISY = str(HERE / "servers_client" / "noisy.py")
 ROOT = HERE.parent
+DEMO = ROOT / "src" / "plainmcp" / "demo.py"
 
 
 @pytest.fixture
@@ -117,15 +126,19 @@ def test_run_with_object_name(tmp_path: Path) -> None:
     [
         ("missing.py", "missing.py does not exist"),
         (".", ". is a directory, not a Python file"),
-        ("{blocks}:nothing", "has no object named 'nothing'"),
-        ("{blocks}:PNG", ":PNG is a bytes, not a plainmcp.Server"),
+        ("{blocks}:nothing", "{blocks} has no object named 'nothing'"),
+        ("{blocks}:PNG", "{blocks}:PNG is a bytes, not a plainmcp.Server or HttpApp"),
     ],
 )
-@pytest.mark.parametrize("command", ["run", "list"])
-def test_bad_target_exits_2(command: str, target: str, message: str) -> None:
-    proc = plainmcp(command, target.format(blocks=BLOCKS))
+@pytest.mark.parametrize("command", [["run"], ["list"], ["call", "{target}", "add"]])
+def test_bad_target_exits_2_naming_the_command(
+    command: list[str], target: str, message: str
+) -> None:
+    target = target.format(blocks=BLOCKS)
+    words = [w.format(target=target) for w in command]
+    proc = plainmcp(*words, *([] if len(words) > 1 else [target]))
     assert proc.returncode == 2
-    assert message in proc.stderr
+    assert proc.stderr == f"plainmcp {command[0]}: {message.format(blocks=BLOCKS)}\n"
     assert proc.stdout == ""
 
 
@@ -133,7 +146,9 @@ def test_file_without_a_server(tmp_path: Path) -> None:
     path = write(tmp_path, "empty.py", "x = 1\n")
     proc = plainmcp("run", path)
     assert proc.returncode == 2
-    assert "defines no plainmcp.Server" in proc.stderr
+    assert proc.stderr == (
+        f"plainmcp run: {path} defines no plainmcp.Server (e.g. app = Server('name'))\n"
+    )
 
 
 def test_import_error_exits_1_with_traceback(tmp_path: Path) -> None:
@@ -141,6 +156,7 @@ def test_import_error_exits_1_with_traceback(tmp_path: Path) -> None:
     proc = plainmcp("run", path)
     assert proc.returncode == 1
     assert "RuntimeError: boom at import" in proc.stderr
+    assert proc.stderr.endswith(f"plainmcp run: importing {path} failed (see above)\n")
     assert proc.stdout == ""
 
 
@@ -164,10 +180,141 @@ def test_split_target() -> None:
 def test_usage_error_exits_2() -> None:
     proc = plainmcp("call", BLOCKS, "add", "a")
     assert proc.returncode == 2
-    assert "arguments are key=value, not 'a'" in proc.stderr
+    assert proc.stderr == "plainmcp call: arguments are key=value, not 'a'\n"
     proc = plainmcp("frobnicate")
     assert proc.returncode == 2
-    assert "invalid choice" in proc.stderr
+    assert proc.stderr.endswith(
+        "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
+        " (choose from 'run', 'list', 'call', 'demo')\n"
+    )
+
+
+def test_version_flag() -> None:
+    proc = plainmcp("--version")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0,
+        f"plainmcp {__version__}\n",
+        "",
+    )
+
+
+# --- run: HTTP -------------------------------------------------------------------------------
+
+DEPLOY = """
+from plainmcp import BearerAuth, Principal, Server
+
+app = Server("deploy", version="9.9.9")
+
+
+@app.tool
+def ping() -> str:
+    return "pong"
+
+
+def verify(token: str) -> Principal | None:
+    return Principal("alice") if token == "s3cret" else None
+
+
+web = app.http_app(auth=BearerAuth(verify, ["https://auth.example.com"]))
+"""
+
+
+def post_initialize(port: int, headers: dict[str, str]) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        body = json.dumps(INITIALIZE).encode()
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        conn.request("POST", "/mcp", body, {**sent, **headers})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def server_name(body: bytes) -> str:
+    name: str = json.loads(body)["result"]["serverInfo"]["name"]
+    return name
+
+
+@pytest.mark.parametrize("suffix", [":web", ""])
+def test_run_http_serves_an_http_app_with_its_auth(tmp_path: Path, suffix: str) -> None:
+    """deploy.py:web, and deploy.py alone (its only HttpApp), keep the app's bearer auth."""
+    deploy = write(tmp_path, "deploy.py", DEPLOY)
+    with http_server(deploy + suffix) as server:
+        status, body = post_initialize(server.port, {})
+        assert (status, json.loads(body)["error"]) == (401, "invalid_request")
+        status, body = post_initialize(server.port, {"Authorization": "Bearer wrong"})
+        assert (status, json.loads(body)["error"]) == (401, "invalid_token")
+        status, body = post_initialize(server.port, {"Authorization": "Bearer s3cret"})
+        assert (status, server_name(body)) == (200, "deploy")
+
+
+def test_run_http_allowed_host_and_origin_flags(tmp_path: Path) -> None:
+    flags = ["--allowed-host", "example.test", "--allowed-origin", "https://app.example.test"]
+    with http_server(BLOCKS, *flags) as server:
+        assert post_initialize(server.port, {"Host": "example.test"})[0] == 200
+        assert post_initialize(server.port, {"Host": "other.test"})[0] == 421
+        origin = {"Origin": "https://app.example.test"}
+        status, body = post_initialize(server.port, origin)
+        assert (status, server_name(body)) == (200, "blocks")
+        assert post_initialize(server.port, {"Origin": "https://evil.test"})[0] == 403
+    with http_server(BLOCKS) as server:
+        assert post_initialize(server.port, {"Host": "example.test"})[0] == 421
+        assert post_initialize(server.port, {"Origin": "https://app.example.test"})[0] == 403
+
+
+def test_run_http_without_uvicorn_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # `import uvicorn` raises ImportError
+    assert main(["run", NOISY, "--http", "--port", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "plainmcp run: --http needs uvicorn, which is not installed: pip install 'plainmcp[http]'\n"
+    )
+    assert captured.out == ""  # noisy.py prints when imported: it was not
+
+
+def test_run_http_flags_without_http(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", BLOCKS, "--port", "1", "--allowed-host", "example.test"]) == 2
+    assert capsys.readouterr().err == "plainmcp run: --port, --allowed-host need --http\n"
+
+
+def test_run_http_app_refuses_the_flags_it_already_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deploy = write(tmp_path, "deploy.py", DEPLOY)
+    argv = ["run", deploy, "--http", "--allowed-origin", "https://a.test", "--path", "/x"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"plainmcp run: {deploy}:web is an HttpApp with its own path, allowed hosts and"
+        " origins; set them in http_app(...), not with --path, --allowed-origin\n"
+    )
+
+
+def test_load_target_finds_http_apps(tmp_path: Path) -> None:
+    deploy = write(tmp_path, "deploy.py", DEPLOY)
+    name, web = load_target(f"{deploy}:web")
+    assert name == "web" and isinstance(web, HttpApp) and web.auth is not None
+    name, found = load_target(deploy, http=True)
+    assert name == "web" and isinstance(found, HttpApp) and found.auth is not None
+    name, server = load_target(deploy)  # each load imports the file anew
+    assert name == "app" and isinstance(server, Server) and server.name == "deploy"
+    assert load_server(f"{deploy}:web").name == "deploy"  # stdio serves the app's server
+    two = write(
+        tmp_path,
+        "two_apps.py",
+        "from plainmcp import Server\napp = Server('x')\na = app.http_app()\nb = app.http_app()\n",
+    )
+    with pytest.raises(UsageError) as raised:
+        load_target(two, http=True)
+    assert str(raised.value) == f"{two} defines several HttpApps (a, b); pick one with {two}:NAME"
+
+
+def test_stdio_commands_use_an_http_apps_server(tmp_path: Path) -> None:
+    deploy = write(tmp_path, "deploy.py", DEPLOY)
+    proc = plainmcp("call", f"{deploy}:web", "ping")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "pong\n", "")
 
 
 # --- list ------------------------------------------------------------------------------------
@@ -276,7 +423,97 @@ def test_call_is_error_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_call_unknown_tool_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", BLOCKS, "nope"]) == 2
-    assert "no tool named 'nope' (tools: add, divide," in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(
+        "plainmcp call: no tool named 'nope' (tools: add, divide, echo,"
+    )
+
+
+def test_call_invalid_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", BLOCKS, "add", "a=x", "c=1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "plainmcp call: Invalid arguments for tool 'add':\n"
+        '- a: Input should be a valid integer, got "x"\n'
+        "- b: Field required\n"
+        "- c: Unexpected argument\n"
+        f"(`plainmcp list {BLOCKS}` shows the parameters)\n"
+    )
+
+
+def test_a_tool_error_that_mentions_invalid_arguments_is_still_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(
+        tmp_path,
+        "picky.py",
+        """
+        from plainmcp import Server, ToolError
+        app = Server("picky")
+
+        @app.tool
+        def check(n: int) -> int:
+            raise ToolError("Invalid arguments for tool 'other': n")
+        """,
+    )
+    assert main(["call", path, "check", "n=1"]) == 1
+    assert capsys.readouterr().err == "error: Invalid arguments for tool 'other': n\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--out", "{out}", "{file}", "chart", "region=north"],
+        ["{file}", "--out", "{out}", "chart", "region=north"],
+        ["{file}", "chart", "--out", "{out}", "region=north"],
+        ["{file}", "chart", "region=north", "--out", "{out}"],
+        ["{file}", "chart", "--out={out}", "--protocol", "2025-03-26", "region=north"],
+    ],
+)
+def test_call_options_anywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    words = [w.format(out=tmp_path, file=DEMO) for w in argv]
+    assert main(["call", *words]) == 0
+    png = demo.bar_chart_png(demo.SALES["north"])
+    assert capsys.readouterr().out == (
+        f"Sales chart for north\n[image] {tmp_path / 'chart-2.png'} (image/png, {len(png)} bytes)\n"
+    )
+    assert (tmp_path / "chart-2.png").read_bytes() == png
+
+
+REVISION = """
+from plainmcp import Context, Server
+app = Server("revision")
+
+@app.tool
+def show(ctx: Context, a: int, tag: str = "") -> str:
+    return f"{a} {tag} {ctx.revision}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "out"),
+    [
+        (["a=-1", "--protocol", "2024-11-05", "tag=-x"], "-1 -x 2024-11-05\n"),
+        (["--json", '{"a": -2}', "tag=--y"], "-2 --y 2025-11-25\n"),
+        (["tag=-", "--protocol=2025-06-18", "--json", '{"a": 3, "tag": "z"}'], "3 - 2025-06-18\n"),
+        (["a=-1.5e0", "tag=-1"], None),
+    ],
+)
+def test_call_values_starting_with_a_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], out: str | None
+) -> None:
+    path = write(tmp_path, "revision.py", REVISION)
+    if out is None:  # -1.5 is not an integer: the tool's schema says so, exit 2
+        assert main(["call", path, "show", *argv]) == 2
+        assert capsys.readouterr().err.startswith(
+            "plainmcp call: Invalid arguments for tool 'show':\n"
+            "- a: Input should be a valid integer, got -1.5\n"
+        )
+        return
+    assert main(["call", path, "show", *argv]) == 0
+    assert capsys.readouterr().out == out
 
 
 def test_call_as_a_process(tmp_path: Path) -> None:
@@ -362,27 +599,78 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     for expected in [
-        "Started examples/demo_server.py over stdio and completed the initialize handshake.",
+        "Started src/plainmcp/demo.py over stdio and completed the initialize handshake.",
         "Server: plainmcp-demo 0.1.0, protocol revision 2025-11-25",
-        "$ plainmcp call examples/demo_server.py add a=2 b=3\n5\n",
-        "$ plainmcp call examples/demo_server.py divide a=1 b=0\nerror: Cannot divide by zero\n",
-        "$ plainmcp call examples/demo_server.py chart region=north\nSales chart for north\n"
+        "$ plainmcp call src/plainmcp/demo.py add a=2 b=3\n5\n",
+        "$ plainmcp call src/plainmcp/demo.py divide a=1 b=0\nerror: Cannot divide by zero\n",
+        "$ plainmcp call src/plainmcp/demo.py chart region=north\nSales chart for north\n"
         f"[image] {tmp_path / 'chart-2.png'} (image/png,",
         "error: Only http and https URLs can be fetched",
         f"Binary content was written to {tmp_path}",
-        "tools called.",
+        "Done: 12 tools called.",
     ]:
         assert expected in out
-    assert (tmp_path / "chart-2.png").read_bytes().startswith(b"\x89PNG")
+    assert (tmp_path / "chart-2.png").read_bytes() == demo.bar_chart_png(demo.SALES["north"])
 
 
-def test_demo_from_another_folder_finds_the_repo_copy(tmp_path: Path) -> None:
+def test_demo_from_another_folder_runs_the_packaged_demo(tmp_path: Path) -> None:
     proc = plainmcp("demo", "--out", str(tmp_path), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert f"Started {ROOT / 'examples' / 'demo_server.py'} over stdio" in proc.stdout
+    assert proc.stdout.startswith(f"Started {DEMO} over stdio")
+
+
+def test_examples_demo_server_is_the_packaged_demo() -> None:
+    proc = plainmcp("call", str(ROOT / "examples" / "demo_server.py"), "add", "a=2", "b=3")
+    assert (proc.returncode, proc.stdout) == (0, "5\n")
 
 
 def test_demo_missing_file(tmp_path: Path) -> None:
     proc = plainmcp("demo", str(tmp_path / "nope.py"))
     assert proc.returncode == 2
-    assert "nope.py does not exist" in proc.stderr
+    assert proc.stderr == f"plainmcp demo: {tmp_path / 'nope.py'} does not exist\n"
+
+
+def test_demo_runs_from_an_installed_wheel(tmp_path: Path) -> None:
+    """The wheel, installed in a fresh venv (its dependencies seen through a .pth line to this
+    venv's site-packages, plainmcp itself only from the wheel), run outside the checkout."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    dist = tmp_path / "dist"
+    build = [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist), str(ROOT)]
+    subprocess.run(build, check=True, capture_output=True, timeout=120)
+    (wheel,) = dist.glob("plainmcp-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = [*pip, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)]
+    subprocess.run(install, check=True, capture_output=True, timeout=120)
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    (site / "outer_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    proc = subprocess.run(
+        [str(venv / "bin" / "plainmcp"), "demo", "--out", str(work / "out")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=work,
+    )
+    assert proc.returncode == 0, proc.stderr
+    packaged = site / "plainmcp" / "demo.py"
+    assert proc.stdout.startswith(
+        f"Started {packaged} over stdio and completed the initialize handshake.\n"
+    )
+    png = demo.bar_chart_png(demo.SALES["north"])
+    chart = work / "out" / "chart-2.png"
+    assert (
+        f"$ plainmcp call {packaged} chart region=north\nSales chart for north\n"
+        f"[image] {chart} (image/png, {len(png)} bytes)\n"
+    ) in proc.stdout
+    assert proc.stdout.endswith("Done: 12 tools called.\n")
+    assert chart.read_bytes() == png

@@ -81,3 +81,11 @@ def test_lazy_names_resolve_and_unknown_names_fail() -> None:
         assert str(exc) == "module 'plainmcp' has no attribute 'NoSuchThing'"
     else:
         raise AssertionError("an unknown name must raise AttributeError")
+
+
+def test_version_is_the_distributions_and_costs_no_metadata_lookup() -> None:
+    from importlib.metadata import version
+
+    code = "import sys, plainmcp; print(plainmcp.__version__, 'importlib.metadata' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == f"{version('plainmcp')} False\n"

@@ -30,6 +30,9 @@ from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob
 
+__version__ = "0.1.0"
+"""The package version; pyproject.toml reads it from here (hatch's version source)."""
+
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
     from plainmcp.transports.http.security import BearerAuth, Principal

@@ -1,9 +1,13 @@
 """The `plainmcp` command: run a server, list its tools, call one, or watch the demo.
 
 plainmcp run server.py[:app]          serve over stdio (stdout guarded before the import)
+plainmcp run deploy.py:web --http     serve an HttpApp (or a Server) over Streamable HTTP
 plainmcp list server.py               the tools and their parameters
 plainmcp call server.py add a=2 b=3   call a tool and print the result
-plainmcp demo                         the demo server, end to end
+plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
+
+A command's options may come anywhere after it. Exit codes: 0, 1 (an isError result, a protocol
+error, a failed import), 2 (a usage error: the command could not be carried out as given).
 """
 
 from __future__ import annotations
@@ -18,14 +22,16 @@ import tempfile
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, ToolInfo
     from plainmcp.server import Server
+    from plainmcp.transports.http.app import HttpApp
 
 EXIT_USAGE = 2
 NAMES = ("app", "server", "mcp")
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -51,11 +57,9 @@ def _check_file(file: str) -> Path:
     return path.resolve()
 
 
-def load_server(target: str) -> Server:
-    """Import FILE as a module and find its Server (see `plainmcp run --help`)."""
-    from plainmcp.server import Server
-
-    file, name = split_target(target)
+def _import_file(file: str) -> dict[str, Any]:
+    """Run FILE as a module (its folder on sys.path, as `python FILE` would) and return its
+    namespace."""
     path = _check_file(file)
     module_name = path.stem if path.stem.isidentifier() else "__plainmcp_app__"
     if module_name in sys.modules:
@@ -68,26 +72,76 @@ def load_server(target: str) -> Server:
     sys.path.insert(0, str(path.parent))
     sys.argv = [str(path)]
     spec.loader.exec_module(module)
+    return vars(module)
 
-    found = vars(module)
+
+def _http_app_type() -> type[HttpApp] | None:
+    """HttpApp when the HTTP transport is loaded, else None: a module that made an HttpApp has
+    loaded it, and a stdio server should not pay for importing it just to look."""
+    module = sys.modules.get("plainmcp.transports.http.app")
+    found: type[HttpApp] | None = getattr(module, "HttpApp", None)
+    return found
+
+
+def _instances(found: Mapping[str, Any], kind: type[Any]) -> list[tuple[str, Any]]:
+    """The module's objects of `kind`, once each (the first name bound to each)."""
+    seen: dict[int, tuple[str, Any]] = {}
+    for key, value in found.items():
+        if isinstance(value, kind):
+            seen.setdefault(id(value), (key, value))
+    return list(seen.values())
+
+
+def load_target(target: str, *, http: bool = False) -> tuple[str, Server | HttpApp]:
+    """Import FILE and find what to serve, with the name it has there (`plainmcp run --help`).
+
+    OBJECT may be a Server or an HttpApp (`app.http_app(auth=...)`). Without OBJECT, `--http`
+    takes the file's only HttpApp, so that its auth and allowed hosts are not left behind;
+    otherwise the only Server, else `app`, `server` or `mcp`.
+    """
+    from plainmcp.server import Server
+
+    file, name = split_target(target)
+    found = _import_file(file)
+    app_type = _http_app_type()
+    kinds: tuple[type[Any], ...] = (Server,) if app_type is None else (Server, app_type)
     if name is not None:
         if name not in found:
             raise UsageError(f"{file} has no object named {name!r}")
         obj = found[name]
-        if not isinstance(obj, Server):
-            raise UsageError(f"{file}:{name} is a {type(obj).__name__}, not a plainmcp.Server")
-        return obj
-    servers = {id(v): (k, v) for k, v in found.items() if isinstance(v, Server)}
+        if not isinstance(obj, kinds):
+            raise UsageError(
+                f"{file}:{name} is a {type(obj).__name__}, not a plainmcp.Server or HttpApp"
+            )
+        return name, obj
+    if http and app_type is not None:
+        apps = _instances(found, app_type)
+        if len(apps) == 1:
+            return apps[0]
+        if apps:
+            names = ", ".join(sorted(k for k, _ in apps))
+            raise UsageError(
+                f"{file} defines several HttpApps ({names}); pick one with {file}:NAME"
+            )
+    servers = _instances(found, Server)
     if len(servers) == 1:
-        return next(iter(servers.values()))[1]
+        return servers[0]
     for candidate in NAMES:
         if isinstance(found.get(candidate), Server):
-            server: Server = found[candidate]
-            return server
+            return candidate, found[candidate]
     if not servers:
         raise UsageError(f"{file} defines no plainmcp.Server (e.g. app = Server('name'))")
-    names = ", ".join(sorted(k for k, _ in servers.values()))
+    names = ", ".join(sorted(k for k, _ in servers))
     raise UsageError(f"{file} defines several servers ({names}); pick one with {file}:NAME")
+
+
+def load_server(target: str) -> Server:
+    """The Server that FILE[:OBJECT] names: an HttpApp stands for its server (stdio has no
+    Host checks or bearer tokens: whoever starts the process is the client)."""
+    from plainmcp.server import Server
+
+    _, obj = load_target(target)
+    return obj if isinstance(obj, Server) else obj.server
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -272,16 +326,19 @@ def parse_arguments(pairs: Sequence[str], json_text: str | None) -> dict[str, An
     return arguments
 
 
-def _spawn_args(target: str) -> list[str]:
+def _spawn_args(command: str, target: str) -> list[str]:
     file, _ = split_target(target)
     _check_file(file)
-    return ["-m", "plainmcp", "run", target]
+    # --caller: the child's own usage errors then name the command the user ran.
+    return ["-m", "plainmcp", "run", "--caller", command, target]
 
 
-def _session(target: str, protocol: str, body: Callable[[Client], Any]) -> Callable[[], Any]:
+def _session(
+    command: str, target: str, protocol: str, body: Callable[[Client], Any]
+) -> Callable[[], Any]:
     from plainmcp.client import Client
 
-    args = _spawn_args(target)
+    args = _spawn_args(command, target)
 
     async def run() -> Any:
         async with Client.stdio(sys.executable, *args, protocol_version=protocol) as client:
@@ -290,20 +347,22 @@ def _session(target: str, protocol: str, body: Callable[[Client], Any]) -> Calla
     return run
 
 
-def _connect_and_run(target: str, protocol: str, body: Callable[[Client], Any]) -> int:
+def _connect_and_run(
+    command: str, target: str, protocol: str, body: Callable[[Client], Any]
+) -> int:
     import anyio
 
     from plainmcp.client import ConnectionClosed, McpError
 
     try:
-        code: int = anyio.run(_session(target, protocol, body))
+        code: int = anyio.run(_session(command, target, protocol, body))
     except ConnectionClosed as exc:
         if exc.returncode == EXIT_USAGE:
             return EXIT_USAGE  # `plainmcp run` already said what was wrong
-        print(f"plainmcp: {exc.message}", file=sys.stderr)
+        print(f"plainmcp {command}: {exc.message}", file=sys.stderr)
         return 1
     except McpError as exc:
-        print(f"plainmcp: error {exc.code}: {exc.message}", file=sys.stderr)
+        print(f"plainmcp {command}: error {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     return code
 
@@ -311,24 +370,90 @@ def _connect_and_run(target: str, protocol: str, body: Callable[[Client], Any]) 
 # --- commands --------------------------------------------------------------------------------
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from plainmcp.transports.stdio import claim_stdout
-
-    if not args.http:
-        claim_stdout()  # before the user's module is imported: its prints go to stderr
+def _require_uvicorn() -> None:
+    """Checked before the user's module is imported and before any "serving" line."""
     try:
-        server = load_server(args.target)
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "--http needs uvicorn, which is not installed: pip install 'plainmcp[http]'"
+        ) from None
+
+
+def _http_flags(args: argparse.Namespace) -> list[str]:
+    """The HTTP options given on the command line (their defaults are None, to tell)."""
+    flags = {
+        "--host": args.host,
+        "--port": args.port,
+        "--path": args.path,
+        "--allowed-host": args.allowed_host,
+        "--allowed-origin": args.allowed_origin,
+    }
+    return [flag for flag, value in flags.items() if value is not None]
+
+
+def _http_app(args: argparse.Namespace, name: str, target: Server | HttpApp) -> HttpApp:
+    """The app to serve: an HttpApp as it was made, else the Server's with the flags' options."""
+    from plainmcp.server import Server
+
+    if isinstance(target, Server):
+        return target.http_app(
+            path=args.path or "/mcp",
+            allowed_hosts=args.allowed_host or (),
+            allowed_origins=args.allowed_origin or (),
+        )
+    given = [f for f in _http_flags(args) if f in ("--path", "--allowed-host", "--allowed-origin")]
+    if given:
+        raise UsageError(
+            f"{name} is an HttpApp with its own path, allowed hosts and origins; set them in"
+            f" http_app(...), not with {', '.join(given)}"
+        )
+    return target
+
+
+def _imported(args: argparse.Namespace, load: Callable[[], T]) -> T | None:
+    """`load()`, or None once the traceback of the user's module failing to import is shown."""
+    try:
+        return load()
     except UsageError:
         raise
     except Exception:
         traceback.print_exc()
-        print(f"plainmcp: importing {args.target} failed (see above)", file=sys.stderr)
-        return 1
+        print(
+            f"plainmcp {args.caller}: importing {args.target} failed (see above)", file=sys.stderr
+        )
+        return None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
     if args.http:
-        print(f"plainmcp: serving http://{args.host}:{args.port}{args.path}", file=sys.stderr)
-        server.run("http", host=args.host, port=args.port, path=args.path)
-    else:
-        server.run()
+        return _run_http(args)
+    from plainmcp.transports.stdio import claim_stdout
+
+    given = _http_flags(args)
+    if given:
+        raise UsageError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --http")
+    claim_stdout()  # before the user's module is imported: its prints go to stderr
+    server = _imported(args, lambda: load_server(args.target))
+    if server is None:
+        return 1
+    server.run()
+    return 0
+
+
+def _run_http(args: argparse.Namespace) -> int:
+    _require_uvicorn()
+    found = _imported(args, lambda: load_target(args.target, http=True))
+    if found is None:
+        return 1
+    from plainmcp.transports.http.serve import serve_http
+
+    name, target = found
+    app = _http_app(args, f"{split_target(args.target)[0]}:{name}", target)
+    host = args.host or "127.0.0.1"
+    port = 8000 if args.port is None else args.port
+    print(f"plainmcp {args.caller}: serving http://{host}:{port}{app.path}", file=sys.stderr)
+    serve_http(app, host=host, port=port)
     return 0
 
 
@@ -338,7 +463,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("\n\n".join(describe_tool(t) for t in tools) if tools else "(no tools)")
         return 0
 
-    return _connect_and_run(args.target, args.protocol, body)
+    return _connect_and_run("list", args.target, args.protocol, body)
+
+
+def is_invalid_arguments(result: CallToolResult, tool: str) -> bool:
+    """The result plainmcp gives when arguments fail the tool's input schema: `plainmcp run`
+    serves every target, so this is always its wording (tools.invalid_arguments)."""
+    from plainmcp.tools import invalid_arguments
+
+    return result.is_error and result.text.startswith(invalid_arguments(tool) + "\n")
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -348,9 +481,13 @@ def cmd_call(args: argparse.Namespace) -> int:
         tools = await client.list_tools()
         if args.tool not in {t.name for t in tools}:
             known = ", ".join(t.name for t in tools) or "none"
-            print(f"plainmcp: no tool named {args.tool!r} (tools: {known})", file=sys.stderr)
+            print(f"plainmcp call: no tool named {args.tool!r} (tools: {known})", file=sys.stderr)
             return EXIT_USAGE
         result = await client.call_tool(args.tool, arguments)
+        if is_invalid_arguments(result, args.tool):
+            hint = shlex.join(["plainmcp", "list", args.target])
+            print(f"plainmcp call: {result.text}\n(`{hint}` shows the parameters)", file=sys.stderr)
+            return EXIT_USAGE
         text = render_result(result, Files(args.out), args.tool)
         if result.is_error:
             print(f"error: {text}", file=sys.stderr)
@@ -358,7 +495,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         print(text)
         return 0
 
-    return _connect_and_run(args.target, args.protocol, body)
+    return _connect_and_run("call", args.target, args.protocol, body)
 
 
 # Sample arguments for the demo server's tools; anything else gets `sample_arguments`.
@@ -428,17 +565,10 @@ def _command_line(file: str, tool: str, arguments: Mapping[str, Any]) -> str:
 
 
 def find_demo(file: str | None) -> Path:
+    """FILE, else the demo that ships in the package (plainmcp/demo.py)."""
     if file is not None:
         return _check_file(file)
-    relative = Path("examples") / "demo_server.py"
-    root = Path(__file__).resolve().parents[2]
-    for candidate in (Path.cwd() / relative, root / relative):
-        if candidate.is_file():
-            return candidate
-    raise UsageError(
-        f"cannot find {relative} in {Path.cwd()} or {root}; give the demo server's path:"
-        " plainmcp demo FILE"
-    )
+    return Path(__file__).resolve().with_name("demo.py")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -490,7 +620,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"Done: {len(tools)} tools called.")
         return 0
 
-    return _connect_and_run(str(path), args.protocol, body)
+    return _connect_and_run("demo", str(path), args.protocol, body)
 
 
 # --- entry point -----------------------------------------------------------------------------
@@ -502,17 +632,48 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+COMMANDS = {
+    "run": "serve a server over stdio (or Streamable HTTP)",
+    "list": "list a server's tools and their parameters",
+    "call": "call a tool and print its result",
+    "demo": "start the demo server and call each of its tools",
+}
+
+TARGET_HELP = (
+    "a Python file, optionally with the name of a Server or HttpApp in it: server.py or"
+    " server.py:app (default: the only Server in the file, else app, server or mcp; with --http,"
+    " the file's only HttpApp first)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The top level: --version, --help and the command; the rest goes to command_parser."""
+    from plainmcp import __version__
+
+    listing = "\n".join(f"  {name:<6} {text}" for name, text in COMMANDS.items())
+    parser = _Parser(
+        prog="plainmcp",
+        description="Run, inspect and try MCP servers.",
+        epilog=f"commands:\n{listing}\n\n`plainmcp COMMAND --help` for a command's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"plainmcp {__version__}")
+    parser.add_argument("command", metavar="COMMAND", choices=COMMANDS, help=", ".join(COMMANDS))
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    """One command's parser. It reads intermixed arguments: options may come before, between
+    or after the positionals (`call server.py chart --out DIR region=north`)."""
     from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
 
-    parser = _Parser(prog="plainmcp", description="Run, inspect and try MCP servers.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    target_help = (
-        "a Python file, optionally with the Server's name: server.py or server.py:app"
-        " (default: the only Server in the file, else app, server or mcp)"
+    p = _Parser(
+        prog=f"plainmcp {command}",
+        description=COMMANDS[command][0].upper() + COMMANDS[command][1:] + ".",
     )
 
-    def client_options(p: argparse.ArgumentParser) -> None:
+    def protocol_option() -> None:
         p.add_argument(
             "--protocol",
             default=LATEST_HANDSHAKE,
@@ -520,51 +681,66 @@ def build_parser() -> argparse.ArgumentParser:
             help=f"protocol revision to ask for (default {LATEST_HANDSHAKE})",
         )
 
-    p = commands.add_parser("run", help="serve a server over stdio (or Streamable HTTP)")
-    p.add_argument("target", metavar="FILE[:OBJECT]", help=target_help)
-    p.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
-    p.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
-    p.set_defaults(func=cmd_run)
+    def out_option() -> None:
+        p.add_argument("--out", metavar="DIR", help="folder for images, audio and blobs")
 
-    p = commands.add_parser("list", help="list a server's tools and their parameters")
-    p.add_argument("target", metavar="FILE[:OBJECT]", help=target_help)
-    client_options(p)
-    p.set_defaults(func=cmd_list)
-
-    p = commands.add_parser("call", help="call a tool and print its result")
-    p.add_argument("target", metavar="FILE[:OBJECT]", help=target_help)
-    p.add_argument("tool", metavar="TOOL")
-    p.add_argument(
-        "arguments",
-        metavar="key=value",
-        nargs="*",
-        help="tool arguments; values are JSON when they parse as JSON (a=2, items=[1,2]),"
-        " else strings",
-    )
-    p.add_argument("--json", metavar="OBJECT", help="the arguments as one JSON object")
-    p.add_argument("--out", metavar="DIR", help="folder for images, audio and blobs")
-    client_options(p)
-    p.set_defaults(func=cmd_call)
-
-    p = commands.add_parser("demo", help="start the demo server and call each of its tools")
-    p.add_argument("file", metavar="FILE", nargs="?", help="default: examples/demo_server.py")
-    p.add_argument("--out", metavar="DIR", help="folder for images, audio and blobs")
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds per tool call")
-    client_options(p)
-    p.set_defaults(func=cmd_demo)
-    return parser
+    if command == "run":
+        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
+        p.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+        p.add_argument("--host", help="HTTP address (default 127.0.0.1)")
+        p.add_argument("--port", type=int, help="HTTP port (default 8000)")
+        p.add_argument("--path", help="HTTP endpoint path (default /mcp)")
+        p.add_argument(
+            "--allowed-host",
+            metavar="HOST",
+            action="append",
+            help="a Host value to answer besides the local names (host or host:port, or *);"
+            " repeatable",
+        )
+        p.add_argument(
+            "--allowed-origin",
+            metavar="ORIGIN",
+            action="append",
+            help="a browser Origin to accept besides local pages (https://app.example.com,"
+            " or *); repeatable",
+        )
+        p.add_argument("--caller", default="run", help=argparse.SUPPRESS)
+        p.set_defaults(func=cmd_run)
+    elif command == "list":
+        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
+        protocol_option()
+        p.set_defaults(func=cmd_list)
+    elif command == "call":
+        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
+        p.add_argument("tool", metavar="TOOL")
+        p.add_argument(
+            "arguments",
+            metavar="key=value",
+            nargs="*",
+            help="tool arguments; values are JSON when they parse as JSON (a=2, items=[1,2]),"
+            " else strings",
+        )
+        p.add_argument("--json", metavar="OBJECT", help="the arguments as one JSON object")
+        out_option()
+        protocol_option()
+        p.set_defaults(func=cmd_call)
+    else:
+        p.add_argument("file", metavar="FILE", nargs="?", help="default: plainmcp's own demo")
+        out_option()
+        p.add_argument("--timeout", type=float, default=20.0, help="seconds per tool call")
+        protocol_option()
+        p.set_defaults(func=cmd_demo)
+    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    top = build_parser().parse_args(argv)
+    args = command_parser(top.command).parse_intermixed_args(top.rest)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
     except UsageError as exc:
-        print(f"plainmcp {args.command}: {exc}", file=sys.stderr)
+        print(f"plainmcp {getattr(args, 'caller', top.command)}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -185,6 +185,12 @@ def make_tool(
 # --- invocation ----------------------------------------------------------------------------
 
 
+def invalid_arguments(tool: str) -> str:
+    """The first line of the result for arguments that fail a tool's input schema (the
+    command line reads it to exit 2)."""
+    return f"Invalid arguments for tool '{tool}':"
+
+
 def _field_lines(errors: Sequence[Any], whole: str = "(arguments)") -> str:
     return "\n".join(f"- {e.path or whole}: {e.message}" for e in errors)
 
@@ -206,9 +212,7 @@ async def call_tool(
     try:
         kwargs = tool.input.validate(arguments)
     except ArgumentError as exc:
-        return error_result(
-            f"Invalid arguments for tool '{tool.name}':\n{_field_lines(exc.errors)}"
-        )
+        return error_result(f"{invalid_arguments(tool.name)}\n{_field_lines(exc.errors)}")
     for param in tool.context_params:
         kwargs[param] = context
     try:

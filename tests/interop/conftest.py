@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import gzip
 import http.server
-import importlib.util
 import io
 import json
 import socket
@@ -28,21 +27,12 @@ from typing import Any
 
 import pytest
 
+from plainmcp import demo
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_server.py"
+"""The file clients start; it serves plainmcp.demo, whose helpers rebuild the media below."""
 SERVER_COMMAND = [sys.executable, str(DEMO)]
-
-
-def _load_demo() -> Any:
-    spec = importlib.util.spec_from_file_location("plainmcp_demo_server", DEMO)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-demo = _load_demo()
 
 
 @pytest.fixture(scope="module")
