@@ -100,12 +100,6 @@ def test_canonical_encoding_sorts_keys_whichever_encoder_writes_it() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (float("inf"), "NaN and infinite numbers are not JSON"),
-        ({"x": [None, float("nan")]}, "NaN and infinite numbers are not JSON"),
-        (
-            {"big": 2**70, "x": float("-inf")},
-            "NaN and infinite numbers are not JSON",
-        ),
         ("a\ud800", "a string holds a lone surrogate, which is not a Unicode character"),
         ({"\udc00": 1}, "a string holds a lone surrogate, which is not a Unicode character"),
     ],
@@ -116,8 +110,26 @@ def test_what_json_cannot_hold_is_never_written(value: object, message: str) -> 
     assert str(info.value) == message
 
 
-def test_a_null_in_the_output_is_not_mistaken_for_nan() -> None:
-    assert json.dumps({"a": None, "t": "null"}) == b'{"a":null,"t":"null"}'
+@pytest.mark.parametrize(
+    "value", [{"x": [None, float("nan")]}, {"big": 2**70, "x": [None, float("-inf")]}]
+)
+def test_nan_and_infinities_are_written_as_null_whichever_encoder_writes_them(
+    value: object,
+) -> None:
+    assert json.dumps(value).endswith(b'"x":[null,null]}')
+
+
+@pytest.mark.parametrize(
+    "value", [float("inf"), {"x": [None, float("nan")]}, {"b": 2**70, "x": float("nan")}]
+)
+def test_the_canonical_form_refuses_nan_and_infinities(value: object) -> None:
+    with pytest.raises(ValueError) as info:
+        json.dumps_canonical(value)
+    assert str(info.value) == "NaN and infinite numbers are not JSON"
+
+
+def test_a_null_in_the_canonical_form_is_not_mistaken_for_nan() -> None:
+    assert json.dumps_canonical({"t": "null", "a": None}) == b'{"a":null,"t":"null"}'
 
 
 def test_the_exact_path_keeps_pre_encoded_fragments_and_orjsons_output() -> None:

@@ -309,7 +309,7 @@ def test_sniffed_wide_ids_are_exact() -> None:
 
 
 def test_a_reply_json_cannot_hold_is_answered_with_an_internal_error() -> None:
-    data = jsonrpc.encode({"jsonrpc": "2.0", "id": 4, "result": {"x": float("nan")}})
+    data = jsonrpc.encode({"jsonrpc": "2.0", "id": 4, "result": {"x": "\udc00"}})
     assert data == (
         b'{"jsonrpc":"2.0","id":4,"error":{"code":-32603,'
         b'"message":"Internal error: the reply could not be encoded as JSON"}}'
