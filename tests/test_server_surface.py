@@ -29,6 +29,7 @@ from plainmcp import (
     safe_join,
 )
 from tests.conftest import HANDSHAKE_REVISIONS, Session
+from tests.doc_snippets import source_of
 from tests.test_guards import big_png, big_text, shown
 
 pytestmark = pytest.mark.anyio
@@ -1106,12 +1107,10 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "server.md"
 
 
 def docs_app() -> tuple[Server, dict[str, Any]]:
-    """Run every python block of docs/server.md in order, in one namespace."""
-    text = DOCS.read_text(encoding="utf-8")
-    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    """Run the file the python blocks of docs/server.md make (notes.py), in one namespace."""
+    source = source_of(DOCS, "notes.py")
     namespace: dict[str, Any] = {"__name__": "server_md"}  # not "__main__": app.run() stays off
-    for block in blocks:
-        exec(compile(block, str(DOCS), "exec"), namespace)
+    exec(compile(source, str(DOCS), "exec"), namespace)
     app = namespace["app"]
     assert isinstance(app, Server)
     return app, namespace
