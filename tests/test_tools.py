@@ -416,7 +416,9 @@ async def test_garbage_return_is_an_error_and_the_next_call_works(
     assert first.is_error
     assert text_of(first) == (
         "Tool 'flaky' returned a value that cannot be sent:"
-        " a value of type object cannot be converted to JSON"
+        " a value of type object cannot be converted to JSON; return a str, JSON-able data"
+        " (dict, list, dataclass, pydantic model), bytes, or a content block such as"
+        " Image(data=png_bytes) or File(data=..., mime_type=...)"
     )
     assert "cannot be sent" in caplog.text
     second = await call(tool)
