@@ -20,6 +20,8 @@ from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.headers import check_header_markers
 from plainmcp.options import ResultOptions
+from plainmcp.refusals import log_refusal
+from plainmcp.resources import ResourceError
 from plainmcp.results import (
     NOTHING,
     CallResult,
@@ -227,11 +229,15 @@ async def call_tool(
                     f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
                 )
     except ToolError as exc:
+        log_refusal(f"tool {tool.name!r}", exc)
         return error_result(exc.message)
-    except ClientCapabilityError as exc:
-        if exc.required is not None:
+    except (ClientCapabilityError, ResourceError) as exc:
+        # Refusals written for the client (a missing capability, a safe_join refusal): the
+        # message is sent even under mask_errors, and the log says it without a traceback.
+        log_refusal(f"tool {tool.name!r}", exc)
+        if isinstance(exc, ClientCapabilityError) and exc.required is not None:
             raise  # stateless: the server answers -32021
-        return unexpected_failure(tool.name, exc, mask_errors)
+        return error_result(f"Tool '{tool.name}' failed: {type(exc).__name__}: {exc}")
     except Exception as exc:
         return unexpected_failure(tool.name, exc, mask_errors)
     return shape(value, tool, options)
