@@ -951,6 +951,27 @@ async def test_every_kind_of_bytes_and_container_is_lifted() -> None:
     }
 
 
+async def test_media_after_rows_of_one_class_is_found() -> None:
+    """Rows are skipped by their class (cached); a later item of another class still counts,
+    and so does a list subclass holding media."""
+
+    class Pages(list[Any]):
+        pass
+
+    out = await run(lambda: [Point(1, 2), Point(3, 4), Pages([PNG])], name="rows")
+    assert out == {
+        "content": [
+            {"type": "text", "text": '{"x":1,"y":2}'},
+            {"type": "text", "text": '{"x":3,"y":4}'},
+            IMAGE_WIRE,
+        ],
+        "isError": False,
+    }
+    assert await run(lambda: [Point(1, 2), Point(3, 4)], name="rows") == text(
+        '[{"x":1,"y":2},{"x":3,"y":4}]'
+    )
+
+
 async def test_a_block_in_a_dataclass_in_a_dict_is_lifted() -> None:
     # Once an isError whose reason was empty: the lifting walk did not enter dataclasses.
     out = await run(lambda: {"r": Box(Image(PNG))}, name="t")

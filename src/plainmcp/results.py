@@ -168,13 +168,33 @@ def has_block(value: Any, options: ResultOptions) -> bool:
     if type(value) in _PLAIN:
         return False
     if isinstance(value, list | tuple):
-        # Rows of data (dicts, numbers, strings) are the common long list: skip them fast, in a
-        # plain loop (any() would cost a generator frame per row).
-        for item in value:  # noqa: SIM110
-            if type(item) not in _PLAIN and has_block(item, options):
+        # Rows of data are the common long list: plain values and rows of one class (a
+        # dataclass, a model) are skipped by their type alone, in a plain loop (any() would
+        # cost a generator frame per row).
+        for item in value:
+            cls = type(item)
+            if cls in _PLAIN:
+                continue
+            may = _MAY_HOLD.get(cls)
+            if may is None:
+                may = _may_hold(cls)
+            if may and has_block(item, options):
                 return True
         return False
     return is_media(value, options)
+
+
+_MAY_HOLD: dict[type, bool] = {}
+
+
+def _may_hold(cls: type) -> bool:
+    """Whether instances of `cls` can be media or lists holding it (cached per class)."""
+    if len(_MAY_HOLD) >= 1024:  # classes made on the fly must not grow the cache without end
+        _MAY_HOLD.clear()
+    may = _MAY_HOLD[cls] = issubclass(
+        cls, ContentBlock | list | tuple | bytes | bytearray | memoryview
+    ) or images.is_image_class(cls)
+    return may
 
 
 def _flatten(value: Any, options: ResultOptions, out: list[ContentBlock]) -> None:
