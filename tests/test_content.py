@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import orjson
 import pytest
+from matplotlib.figure import Figure
+from PIL import Image as PILImage
 
 from plainmcp import (
     Annotations,
@@ -39,6 +43,8 @@ from tests.test_mime import (
     wav_bytes,
     webp_bytes,
 )
+
+matplotlib.use("Agg")
 
 PNG = png_bytes()
 WAV = wav_bytes()
@@ -145,6 +151,32 @@ def test_image_from_base64() -> None:
     assert Audio.from_base64(base64.b64encode(WAV).decode()).mime_type == "audio/wav"
 
 
+def test_image_from_a_pil_image_or_a_matplotlib_figure() -> None:
+    image = Image(PILImage.new("RGB", (2, 1), "blue"), annotations=Annotations(priority=0.5))
+    assert image.mime_type == "image/png"
+    assert image.annotations == Annotations(priority=0.5)
+    with PILImage.open(io.BytesIO(image.data)) as back:
+        assert (back.format, back.size, back.getpixel((1, 0))) == ("PNG", (2, 1), (0, 0, 255))
+    fig = Figure(figsize=(1, 1), dpi=30)
+    fig.subplots().bar(["a", "b"], [1, 2])
+    for source in (fig, fig.axes[0]):
+        drawn = Image(data=source)
+        assert drawn.mime_type == "image/png"
+        with PILImage.open(io.BytesIO(drawn.data)) as back:
+            assert (back.format, back.size) == ("PNG", (30, 30))
+
+
+class Unsaveable:
+    mode = "RGB"
+    size = (1, 1)
+
+    def save(self, fp: Any, format: str | None = None) -> None:
+        raise OSError("disk full")
+
+
+Unsaveable.__module__ = "PIL.Image"
+
+
 @pytest.mark.parametrize(
     ("build", "message"),
     [
@@ -178,6 +210,15 @@ def test_image_from_base64() -> None:
         (lambda: Image("iVBOR"), "data must be bytes; for base64 text use from_base64()"),  # type: ignore[arg-type]
         (lambda: Image(12), "data must be bytes, not int"),  # type: ignore[arg-type]
         (lambda: Image.from_base64("not base64!"), "not valid base64: "),
+        (
+            lambda: Image(Unsaveable()),
+            "cannot draw this Unsaveable as a PNG: disk full",
+        ),
+        (
+            lambda: Image(PILImage.new("L", (1, 1)), mime_type="image/jpeg"),
+            "mime_type 'image/jpeg' does not match the data, which is image/png",
+        ),
+        (lambda: Audio(PILImage.new("L", (1, 1))), "data must be bytes, not Image"),  # type: ignore[arg-type]
     ],
     ids=[
         "image-from-wav",
@@ -195,6 +236,9 @@ def test_image_from_base64() -> None:
         "str-data",
         "int-data",
         "bad-base64",
+        "image-object-that-fails-to-save",
+        "image-object-claimed-jpeg",
+        "audio-from-image-object",
     ],
 )
 def test_wrong_input_fails_at_build_time(build: Any, message: str) -> None:

@@ -5,6 +5,7 @@ Everything goes through the in-memory Session, which validates each message the 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -205,15 +206,26 @@ async def test_elicitation_declined() -> None:
         assert text((await s.response(call_id))["result"]) == "no name (decline)"
 
 
-async def test_elicitation_without_the_capability_is_a_tool_error() -> None:
+async def test_elicitation_without_the_capability_is_a_tool_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async with Session(make_server()) as s:
         await s.initialize("2025-11-25")
-        result = await s.call("ask_name")
+        with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+            result = await s.call("ask_name")
         assert result["isError"] is True
         assert text(result) == (
             "Tool 'ask_name' failed: ClientCapabilityError: the client did not declare the"
             " 'elicitation' capability, so elicitation/create cannot be sent to it"
         )
+    # An expected refusal: one WARNING line, no traceback.
+    [record] = [r for r in caplog.records if r.name == "plainmcp"]
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        "tool 'ask_name' refused (ClientCapabilityError): the client did not declare the"
+        " 'elicitation' capability, so elicitation/create cannot be sent to it",
+        None,
+    )
 
 
 async def test_elicitation_needs_a_revision_that_has_it() -> None:

@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from plainmcp import Text
-from plainmcp.encoding import BlockInValue, EncodeError, dumps
+from plainmcp.encoding import BlockInValue, EncodeError, UnknownType, dumps
 from plainmcp.options import ResultOptions
 
 DEFAULT = ResultOptions()
@@ -145,6 +145,41 @@ def test_sets_are_sorted_when_they_can_be() -> None:
 
 def test_bytes_inside_a_value_are_base64() -> None:
     assert enc({"raw": b"\x00\xff"}) == '{"raw":"AP8="}'
+    # Every binary type, on the fast path and on the slow walk (which once read a memoryview
+    # as a list of numbers through its tolist()).
+    value = {"b": bytearray(b"\x00\xff"), "m": memoryview(b"\x00\xff")}
+    assert enc(value) == '{"b":"AP8=","m":"AP8="}'
+    assert enc(value, ResultOptions(non_finite="string")) == '{"b":"AP8=","m":"AP8="}'
+
+
+def test_lift_replaces_blocks_bytes_and_image_objects() -> None:
+    class Picture:
+        mode = "RGB"
+        size = (1, 1)
+
+        def save(self, fp: Any, format: str | None = None) -> None:
+            raise AssertionError("the hook decides; encoding never draws")
+
+    Picture.__module__ = "PIL.Image"
+    seen: list[str] = []
+
+    def lift(value: Any) -> str:
+        seen.append(type(value).__name__)
+        return f"<{len(seen)}>"
+
+    value = {"t": Text("a"), "b": b"\x00", "p": Picture(), "n": [memoryview(b"\x01")]}
+    assert dumps(value, DEFAULT, lift=lift) == b'{"t":"<1>","b":"<2>","p":"<3>","n":["<4>"]}'
+    assert seen == ["Text", "bytes", "Picture", "memoryview"]
+    # bytes_as="base64_text": bytes stay base64 text, blocks and images still go to the hook.
+    seen.clear()
+    out = dumps(value, ResultOptions(bytes_as="base64_text"), lift=lift)
+    assert out == b'{"t":"<1>","b":"AA==","p":"<2>","n":["AQ=="]}'
+    # Without a hook, an image object is just an unknown type.
+    with pytest.raises(UnknownType) as caught:
+        dumps({"p": Picture()}, DEFAULT)
+    assert (
+        str(caught.value) == f"a value of type {Picture.__qualname__} cannot be converted to JSON"
+    )
 
 
 def test_tuples_are_arrays_and_non_str_keys_become_strings() -> None:
@@ -252,10 +287,10 @@ class Opaque:
     ],
 )
 def test_unserializable_names_the_type(value: Any, message: str) -> None:
-    with pytest.raises(EncodeError) as caught:
+    with pytest.raises(UnknownType) as caught:
         enc(value)
     assert str(caught.value) == message
-    with pytest.raises(EncodeError) as caught:
+    with pytest.raises(UnknownType) as caught:
         enc(value, ResultOptions(non_finite="string"))
     assert str(caught.value) == message
 

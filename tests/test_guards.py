@@ -403,6 +403,25 @@ async def test_oversized_structured_content_next_to_the_tools_own_text() -> None
 
 
 @pytest.mark.anyio
+async def test_oversized_structured_content_keeps_the_blocks_lifted_out_of_it() -> None:
+    """Bytes lifted out of a structured value are not the tool's own text: the value gets its
+    preview, and the blocks follow it where their references point (block 2)."""
+    store = MemoryStore()
+    image = Image(png_bytes())
+    raw = orjson.dumps({"chart": "<image block 2>", "rows": orjson.loads(big_json())["rows"]})
+    result = CallResult(content=(image,), structured_json=raw, lifted=True)
+    out = await guard(result, DEFAULTS, store, structured_required=True)
+    preview, kept, link = out.content
+    assert (out.structured_json, out.is_error, out.lifted) == (None, True, False)
+    assert isinstance(preview, Text) and preview.text.startswith('{"chart":"<image block 2>"')
+    assert "so this preview is sent instead of structuredContent" in preview.text
+    assert kept is image
+    assert isinstance(link, ResourceLink) and link.name == "result.json"
+    rendered = wire(out, "2025-11-25")
+    assert [b["type"] for b in rendered["content"]] == ["text", "image", "resource_link"]
+
+
+@pytest.mark.anyio
 async def test_structured_content_within_the_limit_in_characters_stays() -> None:
     # 30,000 characters that take 60,000 bytes: the limit counts characters.
     raw = orjson.dumps({"text": "é" * 30_000})

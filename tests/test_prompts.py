@@ -8,6 +8,7 @@ import enum
 import logging
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -15,7 +16,7 @@ from pydantic import Field
 
 from plainmcp.completion import ChoiceCompleter, complete
 from plainmcp.content import Audio, EmbeddedResource, Icon, Image, ResourceLink, Text
-from plainmcp.context import Context
+from plainmcp.context import ClientCapabilityError, Context
 from plainmcp.options import ResultOptions
 from plainmcp.prompts import (
     Message,
@@ -25,6 +26,7 @@ from plainmcp.prompts import (
     PromptResult,
     Prompts,
 )
+from plainmcp.resources import safe_join
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from plainmcp.wire.revisions import REVISIONS
@@ -396,6 +398,52 @@ async def test_prompt_error_reaches_the_client() -> None:
     assert (await error_of(prompts, "q", {})).code == -32002
 
 
+async def test_refusals_are_logged_as_one_warning_line(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    def ticket(number: str) -> str:
+        raise PromptError(f"No ticket {number}")
+
+    def template(name: str) -> str:
+        return safe_join(tmp_path, name).read_text()
+
+    def ask() -> str:
+        raise ClientCapabilityError("protocol revision 2025-03-26 has no elicitation/create")
+
+    prompts = registry(ticket, template, ask)
+    cases = [
+        ("ticket", {"number": "9"}, INVALID_PARAMS, "No ticket 9", "PromptError", "No ticket 9"),
+        (
+            "template",
+            {"name": "../x"},
+            INVALID_PARAMS,
+            "path '../x' is outside the served directory",
+            "ResourceError",
+            "path '../x' is outside the served directory",
+        ),
+        (
+            "ask",
+            {},
+            INTERNAL_ERROR,
+            "Prompt 'ask' failed: ClientCapabilityError: protocol revision 2025-03-26 has no"
+            " elicitation/create",
+            "ClientCapabilityError",
+            "protocol revision 2025-03-26 has no elicitation/create",
+        ),
+    ]
+    for name, arguments, code, message, kind, reason in cases:
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+            error = await error_of(prompts, name, arguments)
+        assert (error.code, error.message) == (code, message)
+        [record] = caplog.records
+        assert (record.levelno, record.getMessage(), record.exc_info) == (
+            logging.WARNING,
+            f"prompt {name!r} refused ({kind}): {reason}",
+            None,
+        )
+
+
 async def test_other_failures_are_internal_errors_logged_with_the_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -407,6 +455,8 @@ async def test_other_failures_are_internal_errors_logged_with_the_traceback(
     error = await error_of(prompts, "p", {})
     assert (error.code, error.message) == (INTERNAL_ERROR, "Prompt 'p' failed: KeyError: 'secret'")
     assert "Traceback" in caplog.text and "Traceback" not in error.message
+    [record] = caplog.records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
     with pytest.raises(RpcError) as info:
         await prompts.get("p", {}, mask_errors=True)
     assert info.value.code == INTERNAL_ERROR

@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from plainmcp import Annotations, EmbeddedResource, File, Icon, Image, ResultOptions, Text
-from plainmcp.context import Context
+from plainmcp.context import ClientCapabilityError, Context
 from plainmcp.resources import (
     Contents,
     Resource,
@@ -596,6 +596,49 @@ def test_file_serving_function_with_safe_join(tmp_path: Path) -> None:
     for value in ("..%2Fsecret.txt", "%2e%2e", "..%5Csecret.txt"):
         with pytest.raises(ResourceNotFound):
             read(registry, "files://" + value)
+
+
+def test_refusals_are_logged_as_one_warning_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "served"
+    root.mkdir()
+    (tmp_path / "secret.txt").write_text("SECRET")
+    (root / "link.txt").symlink_to(tmp_path / "secret.txt")
+    registry = Resources()
+
+    def serve(name: str) -> bytes:
+        return safe_join(root, name).read_bytes()
+
+    def ask() -> str:
+        raise ClientCapabilityError("the client did not declare the 'roots' capability")
+
+    registry.add(serve, "files://{name}")
+    registry.add(ask, "app://roots")
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"), pytest.raises(ResourceError):
+        read(registry, "files://link.txt")
+    [record] = caplog.records
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        "reading resource 'files://link.txt' refused (ResourceError):"
+        " path 'link.txt' is outside the served directory",
+        None,
+    )
+    assert str(tmp_path) not in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"), pytest.raises(RpcError) as caught:
+        read(registry, "app://roots")
+    assert caught.value.to_wire() == {
+        "code": INTERNAL_ERROR,
+        "message": "Cannot read app://roots: the client did not declare the 'roots' capability",
+    }
+    [record] = caplog.records
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        "reading resource 'app://roots' refused (ClientCapabilityError): the client did not"
+        " declare the 'roots' capability",
+        None,
+    )
 
 
 def test_safe_join(tmp_path: Path) -> None:

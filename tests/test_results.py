@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import enum
+import io
 import json
 import math
 import re
@@ -22,8 +23,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import orjson
 import pytest
+from matplotlib.figure import Figure
+from PIL import Image as PILImage
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
@@ -34,6 +38,8 @@ from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 from tests.test_mime import pdf_bytes, png_bytes, wav_bytes
+
+matplotlib.use("Agg")  # no display, no GUI toolkit: figures are only ever drawn to PNG here
 
 
 @pytest.fixture
@@ -149,17 +155,40 @@ PDF_WIRE = {
 }
 
 
+@dataclasses.dataclass
+class Chart:
+    caption: str
+    png: bytes
+
+
+DRAWN = "…"
+"""The data of an image block drawn by PIL or matplotlib: their PNG encoders differ between
+versions, so the table shows this in its place and the row checks the picture instead."""
+
+
+def pil_image() -> PILImage.Image:
+    return PILImage.new("RGB", (2, 1), "red")
+
+
+def figure() -> Figure:
+    fig = Figure(figsize=(1, 1), dpi=20)
+    fig.subplots().plot([1, 2, 3])
+    return fig
+
+
 @dataclasses.dataclass(frozen=True)
 class Row:
     """One row of the table: a return value, what a 2025-11-25 client gets for it, and what it
     gets when the tool is annotated with `annotation` (None: the annotation gives no schema, so
-    the result is the same)."""
+    the result is the same). `drawn`: the (width, height) of the PNG of each image block whose
+    data is DRAWN."""
 
     value: Callable[[], Any]
     expected: dict[str, Any]
     annotation: Any = None
     expected_structured: dict[str, Any] | None = None
     name: str = "tool"
+    drawn: tuple[int, int] | None = None
 
 
 def _error(name: str, message: str) -> dict[str, Any]:
@@ -291,6 +320,98 @@ ROWS: dict[str, Row] = {
         },
         dict,
     ),
+    "bytes in a list: an image": Row(
+        lambda: ["EU sales", PNG],
+        {"content": [{"type": "text", "text": "EU sales"}, IMAGE_WIRE], "isError": False},
+        list,
+    ),
+    "bytes in a list: audio": Row(
+        lambda: ["Your clip", WAV],
+        {"content": [{"type": "text", "text": "Your clip"}, AUDIO_WIRE], "isError": False},
+        list,
+    ),
+    "bytes in a list: anything else": Row(
+        lambda: ["Q1 report", PDF],
+        {"content": [{"type": "text", "text": "Q1 report"}, PDF_WIRE], "isError": False},
+        list,
+    ),
+    "bytes in a dict": Row(
+        lambda: {"caption": "EU sales", "chart": PNG},
+        {
+            "content": [
+                {"type": "text", "text": '{"caption":"EU sales","chart":"<image block 2>"}'},
+                IMAGE_WIRE,
+            ],
+            "isError": False,
+        },
+        dict[str, Any],
+        {
+            "content": [
+                {"type": "text", "text": '{"caption":"EU sales","chart":"<image block 2>"}'},
+                IMAGE_WIRE,
+            ],
+            "structuredContent": {"caption": "EU sales", "chart": "<image block 2>"},
+            "isError": False,
+        },
+    ),
+    "bytes in a dict: audio, anything else": Row(
+        lambda: {"clip": WAV, "report": PDF},
+        {
+            "content": [
+                {
+                    "type": "text",
+                    "text": '{"clip":"<audio block 2>","report":"<resource block 3>"}',
+                },
+                AUDIO_WIRE,
+                PDF_WIRE,
+            ],
+            "isError": False,
+        },
+        dict,
+    ),
+    "bytes in a dataclass": Row(
+        lambda: Chart(caption="EU sales", png=PNG),
+        {
+            "content": [
+                {"type": "text", "text": '{"caption":"EU sales","png":"<image block 2>"}'},
+                IMAGE_WIRE,
+            ],
+            "isError": False,
+        },
+        Chart,
+        {
+            "content": [
+                {"type": "text", "text": '{"caption":"EU sales","png":"<image block 2>"}'},
+                IMAGE_WIRE,
+            ],
+            "structuredContent": {"caption": "EU sales", "png": "<image block 2>"},
+            "isError": False,
+        },
+    ),
+    "a PIL image": Row(
+        pil_image,
+        {"content": [{"type": "image", "data": DRAWN, "mimeType": "image/png"}], "isError": False},
+        PILImage.Image,
+        drawn=(2, 1),
+    ),
+    "a matplotlib `Figure`": Row(
+        figure,
+        {"content": [{"type": "image", "data": DRAWN, "mimeType": "image/png"}], "isError": False},
+        Figure,
+        drawn=(20, 20),
+    ),
+    "a figure in a list": Row(
+        lambda: ["Sales by month", figure()],
+        {
+            "content": [
+                {"type": "text", "text": "Sales by month"},
+                {"type": "image", "data": DRAWN, "mimeType": "image/png"},
+            ],
+            "isError": False,
+        },
+        list,
+        drawn=(20, 20),
+    ),
     "`ToolResult`": Row(
         lambda: ToolResult("Found 2 files", structured={"count": 2}, meta={"source": "cache"}),
         {
@@ -303,10 +424,30 @@ ROWS: dict[str, Row] = {
     ),
     "an unserializable object": Row(
         lambda: object(),
-        _error("lookup", "cannot be sent: a value of type object cannot be converted to JSON"),
+        _error(
+            "lookup",
+            "cannot be sent: a value of type object cannot be converted to JSON; return a str,"
+            " JSON-able data (dict, list, dataclass, pydantic model), bytes, or a content block"
+            " such as Image(data=png_bytes) or File(data=..., mime_type=...)",
+        ),
         name="lookup",
     ),
 }
+
+
+def undrawn(result: dict[str, Any], size: tuple[int, int] | None) -> dict[str, Any]:
+    """`result` with the data of its PNG image blocks replaced by DRAWN, once each is checked
+    to be a PNG of `size` (width, height); unchanged when `size` is None."""
+    if size is None:
+        return result
+    blocks = []
+    for block in result["content"]:
+        if block["type"] == "image" and block["mimeType"] == "image/png":
+            with PILImage.open(io.BytesIO(base64.b64decode(block["data"]))) as picture:
+                assert (picture.format, picture.size) == ("PNG", size)
+            block = {**block, "data": DRAWN}
+        blocks.append(block)
+    return {**result, "content": blocks}
 
 
 def _fn(row: Row, annotated: bool) -> Callable[..., Any]:
@@ -320,7 +461,8 @@ def _fn(row: Row, annotated: bool) -> Callable[..., Any]:
 @pytest.mark.parametrize("label", list(ROWS))
 async def test_row(label: str) -> None:
     row = ROWS[label]
-    assert await run(_fn(row, annotated=False), name=row.name) == row.expected
+    out = await run(_fn(row, annotated=False), name=row.name)
+    assert undrawn(out, row.drawn) == row.expected
 
 
 @pytest.mark.parametrize("label", list(ROWS))
@@ -329,12 +471,13 @@ async def test_row_with_annotation(label: str) -> None:
     row = ROWS[label]
     fn = _fn(row, annotated=True)
     tool = make_tool(fn, name=row.name)
+    out = undrawn(await run(fn, name=row.name), row.drawn)
     if row.expected_structured is None:
         assert tool.output_schema is None
-        assert await run(fn, name=row.name) == row.expected
+        assert out == row.expected
     else:
         assert tool.output_schema is not None
-        assert await run(fn, name=row.name) == row.expected_structured
+        assert out == row.expected_structured
 
 
 @pytest.mark.parametrize("revision", list(REVISIONS))
@@ -731,3 +874,250 @@ async def test_indented_fallback_keeps_big_integers() -> None:
 
     out = await run(big, options=ResultOptions(json_indent=2))
     assert out == structured("1180591620717411303424", {"result": 2**70})
+
+
+# --- bytes and image objects inside values (docs/results.md, notes on the table) --------------
+
+
+class Photo(BaseModel):
+    title: str
+    jpeg: bytes
+
+
+@dataclasses.dataclass
+class Box:
+    content: Any
+
+
+async def test_nested_bytes_follow_bytes_as() -> None:
+    blob = ResultOptions(bytes_as="blob")
+    png_blob = {
+        "type": "resource",
+        "resource": {"uri": content_uri(PNG), "mimeType": "image/png", "blob": PNG64},
+    }
+    assert await run(lambda: ["EU sales", PNG], name="b", options=blob) == {
+        "content": [{"type": "text", "text": "EU sales"}, png_blob],
+        "isError": False,
+    }
+    assert await run(lambda: {"chart": PNG}, name="b", options=blob) == {
+        "content": [{"type": "text", "text": '{"chart":"<resource block 2>"}'}, png_blob],
+        "isError": False,
+    }
+    # base64_text: the base64 stays in place, nothing is lifted out.
+    as_text = ResultOptions(bytes_as="base64_text")
+    assert await run(lambda: ["EU sales", PNG], name="b", options=as_text) == text(
+        f'["EU sales","{PNG64}"]'
+    )
+    assert await run(lambda: {"chart": PNG}, name="b", options=as_text) == text(
+        f'{{"chart":"{PNG64}"}}'
+    )
+    # ...but image objects and blocks are not bytes: they still become blocks.
+    assert await run(lambda: ["EU sales", Image(PNG), PNG], name="b", options=as_text) == {
+        "content": [
+            {"type": "text", "text": "EU sales"},
+            IMAGE_WIRE,
+            {"type": "text", "text": PNG64},
+        ],
+        "isError": False,
+    }
+
+
+async def test_every_kind_of_bytes_and_container_is_lifted() -> None:
+    # bytearray and memoryview, in a model, in a dataclass in a dict, and on the slow encoding
+    # path (an integer wider than 64 bits sends the whole value through the complete walk).
+    out = await run(
+        lambda: {
+            "big": 2**70,
+            "photo": Photo(title="cat", jpeg=bytearray(PNG)),
+            "box": Box(memoryview(WAV)),
+            "same": [PNG, PNG],
+        },
+        name="t",
+    )
+    assert out == {
+        "content": [
+            {
+                "type": "text",
+                "text": '{"big":1180591620717411303424,"photo":{"title":"cat",'
+                '"jpeg":"<image block 2>"},"box":{"content":"<audio block 3>"},'
+                '"same":["<image block 4>","<image block 5>"]}',
+            },
+            IMAGE_WIRE,
+            AUDIO_WIRE,
+            IMAGE_WIRE,
+            IMAGE_WIRE,
+        ],
+        "isError": False,
+    }
+
+
+async def test_media_after_rows_of_one_class_is_found() -> None:
+    """Rows are skipped by their class (cached); a later item of another class still counts,
+    and so does a list subclass holding media."""
+
+    class Pages(list[Any]):
+        pass
+
+    out = await run(lambda: [Point(1, 2), Point(3, 4), Pages([PNG])], name="rows")
+    assert out == {
+        "content": [
+            {"type": "text", "text": '{"x":1,"y":2}'},
+            {"type": "text", "text": '{"x":3,"y":4}'},
+            IMAGE_WIRE,
+        ],
+        "isError": False,
+    }
+    assert await run(lambda: [Point(1, 2), Point(3, 4)], name="rows") == text(
+        '[{"x":1,"y":2},{"x":3,"y":4}]'
+    )
+
+
+async def test_a_block_in_a_dataclass_in_a_dict_is_lifted() -> None:
+    # Once an isError whose reason was empty: the lifting walk did not enter dataclasses.
+    out = await run(lambda: {"r": Box(Image(PNG))}, name="t")
+    assert out == {
+        "content": [{"type": "text", "text": '{"r":{"content":"<image block 2>"}}'}, IMAGE_WIRE],
+        "isError": False,
+    }
+
+
+async def test_image_objects_in_lists_and_dicts() -> None:
+    out = await run(
+        lambda: ["Two charts", pil_image(), {"detail": figure(), "n": 3}], name="charts"
+    )
+    assert out["content"][0] == {"type": "text", "text": "Two charts"}
+    assert [b["type"] for b in out["content"]] == ["text", "image", "text", "image"]
+    assert out["content"][2] == {"type": "text", "text": '{"detail":"<image block 4>","n":3}'}
+    with PILImage.open(io.BytesIO(base64.b64decode(out["content"][1]["data"]))) as first:
+        assert first.size == (2, 1)
+    with PILImage.open(io.BytesIO(base64.b64decode(out["content"][3]["data"]))) as second:
+        assert second.size == (20, 20)
+    # A pyplot-style Axes (what seaborn returns) is drawn as its figure.
+    fig = figure()
+    assert (
+        undrawn(await run(lambda: fig.axes[0], name="ax"), (20, 20))
+        == ROWS["a matplotlib `Figure`"].expected
+    )
+
+
+async def test_an_image_object_that_cannot_be_drawn_is_an_error() -> None:
+    class Broken:
+        mode = "RGB"
+        size = (1, 1)
+
+        def save(self, fp: Any, format: str | None = None) -> None:
+            raise OSError("no space left on device")
+
+    Broken.__module__ = "PIL.Image"
+    expected = text(
+        "Tool 'draw' returned a value that cannot be sent: cannot draw this Broken as a PNG:"
+        " no space left on device",
+        error=True,
+    )
+    assert await run(lambda: Broken(), name="draw") == expected
+    assert await run(lambda: {"chart": Broken()}, name="draw") == expected
+
+
+async def test_unserializable_values_say_how_to_return_them() -> None:
+    hint = (
+        "; return a str, JSON-able data (dict, list, dataclass, pydantic model), bytes, or a"
+        " content block such as Image(data=png_bytes) or File(data=..., mime_type=...)"
+    )
+
+    class Socket:
+        pass
+
+    assert await run(lambda: {"conn": Socket(), "n": 1}, name="open") == text(
+        "Tool 'open' returned a value that cannot be sent: a value of type"
+        " test_unserializable_values_say_how_to_return_them.<locals>.Socket cannot be converted"
+        " to JSON" + hint,
+        error=True,
+    )
+    # NaN under non_finite="error" has its own advice, and no hint about return types.
+    assert (await run(lambda: math.nan, name="m", options=ResultOptions(non_finite="error")))[
+        "content"
+    ][0]["text"].endswith("(set ResultOptions.non_finite to 'null' or 'string' to allow it)")
+
+
+async def test_a_block_in_tool_result_structured_is_named() -> None:
+    assert await run(lambda: ToolResult("chart", structured={"png": Image(PNG)}), name="t") == (
+        text(
+            "Tool 't' returned a value that cannot be sent: ToolResult.structured holds a content"
+            " block; put blocks in content=",
+            error=True,
+        )
+    )
+
+
+# --- bytes inside a structured value ---------------------------------------------------------
+
+
+def chart() -> Chart:
+    return Chart(caption="EU sales", png=PNG)
+
+
+async def test_structured_value_with_bytes_on_every_revision() -> None:
+    reference = '{"caption":"EU sales","png":"<image block 2>"}'
+    with_text = [{"type": "text", "text": reference}, IMAGE_WIRE]
+    for revision in ("2024-11-05", "2025-03-26"):  # no structuredContent: the JSON text only
+        assert await run(chart, revision=revision) == {"content": with_text, "isError": False}
+    structured_value = {"caption": "EU sales", "png": "<image block 2>"}
+    assert await run(chart, revision="2025-06-18") == {
+        "content": with_text,
+        "structuredContent": structured_value,
+        "isError": False,
+    }
+    assert await run(chart, revision="2026-07-28") == {
+        "content": with_text,
+        "structuredContent": structured_value,
+        "isError": False,
+        "resultType": "complete",
+    }
+    off = ResultOptions(text_fallback=False)
+    assert await run(chart, options=off) == {
+        "content": [{"type": "text", "text": "The result is in structuredContent."}, IMAGE_WIRE],
+        "structuredContent": structured_value,
+        "isError": False,
+    }
+    # A client whose revision cannot carry the value still gets its JSON text, then the block.
+    assert await run(chart, options=off, revision="2025-03-26") == {
+        "content": with_text,
+        "isError": False,
+    }
+
+
+async def test_structured_value_with_bytes_is_still_validated() -> None:
+    def wrong() -> Chart:
+        return Chart(caption=7, png=PNG)  # type: ignore[arg-type]
+
+    assert await run(wrong) == text(
+        "Tool 'wrong' returned a value that does not match its output schema:\n"
+        "- caption: Input should be a valid string, got 7",
+        error=True,
+    )
+
+
+async def test_structured_tool_returning_bytes_or_images_is_an_error() -> None:
+    def pngs() -> list[bytes]:
+        return [PNG]
+
+    def picture() -> Chart:
+        return pil_image()  # type: ignore[return-value]
+
+    for fn in (pngs, picture):
+        assert await run(fn) == text(
+            f"Tool '{fn.__name__}' declares structured output but returned content blocks;"
+            " return ToolResult(content=..., structured=...) to send both",
+            error=True,
+        )
+
+
+async def test_image_annotations_give_no_output_schema() -> None:
+    def plot() -> Figure:
+        return figure()
+
+    def photo() -> PILImage.Image:
+        return pil_image()
+
+    assert make_tool(plot).output_schema is None
+    assert make_tool(photo).output_schema is None

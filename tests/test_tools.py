@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import threading
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -14,7 +15,8 @@ import pytest
 from typing_extensions import TypedDict
 
 from plainmcp import Icon, Image, ResultOptions, Server, Text, ToolError, ToolResult
-from plainmcp.context import Context
+from plainmcp.context import ClientCapabilityError, Context
+from plainmcp.resources import safe_join
 from plainmcp.results import CallResult
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import render
@@ -28,6 +30,7 @@ def anyio_backend() -> str:
 
 
 OPTIONS = ResultOptions()
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "results.md"
 
 
 class Weather(TypedDict):  # typing_extensions: pydantic needs it on Python 3.11
@@ -338,14 +341,122 @@ async def test_unexpected_exception_message_to_model_traceback_to_log(
     def explode() -> str:
         raise KeyError("region")
 
-    with caplog.at_level(logging.ERROR, logger="plainmcp"):
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
         result = await call(make_tool(explode))
     assert (result.is_error, text_of(result)) == (True, "Tool 'explode' failed: KeyError: 'region'")
     assert "Traceback" not in text_of(result)
     [record] = caplog.records
-    assert record.getMessage() == "tool 'explode' failed"
+    assert (record.levelno, record.getMessage()) == (logging.ERROR, "tool 'explode' failed")
     assert record.exc_info is not None and record.exc_info[0] is KeyError
     assert "in explode" in caplog.text  # the traceback is in the log
+
+
+# --- expected refusals: one WARNING line, no traceback ----------------------------------------
+
+
+def only_record(caplog: pytest.LogCaptureFixture) -> logging.LogRecord:
+    [record] = caplog.records
+    assert record.name == "plainmcp"
+    return record
+
+
+@pytest.mark.anyio
+async def test_a_tool_error_is_logged_as_one_warning_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def divide(a: float, b: float) -> float:
+        if b == 0:
+            raise ToolError("Cannot divide by zero")
+        return a / b
+
+    def strict(n: int) -> int:
+        raise ToolError("n is too large:\nthe limit is 10")
+
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+        result = await call(make_tool(divide), {"a": 1, "b": 0})
+    assert text_of(result) == "Cannot divide by zero"
+    record = only_record(caplog)
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        "tool 'divide' refused (ToolError): Cannot divide by zero",
+        None,
+    )
+    assert "Traceback" not in caplog.text
+    assert record.getMessage() in DOCS.read_text(encoding="utf-8")  # the example in the docs
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+        result = await call(make_tool(strict), {"n": 11})
+    assert text_of(result) == "n is too large:\nthe limit is 10"  # the model gets it as is
+    record = only_record(caplog)
+    assert (
+        record.getMessage()
+        == "tool 'strict' refused (ToolError): n is too large:\\nthe limit is 10"
+    )
+    assert "\n" not in caplog.text.rstrip("\n")  # one line
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mask_errors", [False, True])
+async def test_a_safe_join_refusal_is_sent_and_logged_as_one_warning_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, mask_errors: bool
+) -> None:
+    def read_file(name: str) -> str:
+        return safe_join(tmp_path, name).read_text()
+
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+        result = await call(
+            make_tool(read_file), {"name": "../secret.txt"}, mask_errors=mask_errors
+        )
+    # Written for the client (it never shows the root), so sent even under mask_errors.
+    message = "path '../secret.txt' is outside the served directory"
+    assert (result.is_error, text_of(result)) == (
+        True,
+        f"Tool 'read_file' failed: ResourceError: {message}",
+    )
+    assert text_of(result) in " ".join(DOCS.read_text(encoding="utf-8").split())  # as documented
+    record = only_record(caplog)
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        f"tool 'read_file' refused (ResourceError): {message}",
+        None,
+    )
+    assert str(tmp_path) not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_a_missing_client_capability_is_logged_as_one_warning_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    missing = (
+        "the client did not declare the 'elicitation' capability, so elicitation/create cannot"
+        " be sent to it"
+    )
+
+    def ask() -> str:
+        raise ClientCapabilityError(missing)
+
+    def ask_stateless() -> str:
+        raise ClientCapabilityError(missing, {"elicitation": {}})
+
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+        result = await call(make_tool(ask), mask_errors=True)
+    assert text_of(result) == f"Tool 'ask' failed: ClientCapabilityError: {missing}"
+    record = only_record(caplog)
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        f"tool 'ask' refused (ClientCapabilityError): {missing}",
+        None,
+    )
+    caplog.clear()
+    # Stateless: the server answers -32021; the log line is the same.
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"), pytest.raises(ClientCapabilityError):
+        await call_tool(make_tool(ask_stateless), {}, OPTIONS)
+    record = only_record(caplog)
+    assert (record.levelno, record.getMessage(), record.exc_info) == (
+        logging.WARNING,
+        f"tool 'ask_stateless' refused (ClientCapabilityError): {missing}",
+        None,
+    )
 
 
 @pytest.mark.anyio
@@ -416,7 +527,9 @@ async def test_garbage_return_is_an_error_and_the_next_call_works(
     assert first.is_error
     assert text_of(first) == (
         "Tool 'flaky' returned a value that cannot be sent:"
-        " a value of type object cannot be converted to JSON"
+        " a value of type object cannot be converted to JSON; return a str, JSON-able data"
+        " (dict, list, dataclass, pydantic model), bytes, or a content block such as"
+        " Image(data=png_bytes) or File(data=..., mime_type=...)"
     )
     assert "cannot be sent" in caplog.text
     second = await call(tool)

@@ -16,7 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from plainmcp import mime
+from plainmcp import images, mime
+from plainmcp.images import ImageObject
 
 Role = Literal["user", "assistant"]
 
@@ -92,7 +93,8 @@ class Text(ContentBlock):
             raise ContentError(f"Text needs a str, not {type(self.text).__name__}")
 
 
-def _read_source(data: bytes | bytearray | memoryview | None, path: str | Path | None) -> bytes:
+def _read_source(data: object, path: str | Path | None) -> bytes:
+    """The bytes given as `data` or read from `path`; anything else given is a ContentError."""
     if (data is None) == (path is None):
         raise ContentError("give exactly one of data= or path=")
     if path is not None:
@@ -105,6 +107,16 @@ def _read_source(data: bytes | bytearray | memoryview | None, path: str | Path |
     if not isinstance(data, bytes | bytearray | memoryview):
         raise ContentError(f"data must be bytes, not {type(data).__name__}")
     return bytes(data)
+
+
+def _drawn(value: object) -> bytes:
+    """A PIL image or matplotlib figure as PNG bytes; what fails to draw is a ContentError."""
+    try:
+        png = images.png_of(value)
+    except Exception as exc:
+        raise ContentError(f"cannot draw this {type(value).__name__} as a PNG: {exc}") from exc
+    assert png is not None  # only image objects come here
+    return png
 
 
 def _decode_base64(text: str) -> bytes:
@@ -162,13 +174,15 @@ class _Media(ContentBlock):
 
     def __init__(
         self,
-        data: bytes | bytearray | memoryview | None = None,
+        data: bytes | bytearray | memoryview | ImageObject | None = None,
         *,
         path: str | Path | None = None,
         mime_type: str | None = None,
         annotations: Annotations | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
+        if self.family == "image" and data is not None and images.is_image_object(data):
+            data = _drawn(data)
         raw = _read_source(data, path)
         if not raw:
             raise ContentError(f"{type(self).__name__} data is empty")
@@ -209,7 +223,8 @@ class _Media(ContentBlock):
 
 
 class Image(_Media):
-    """An image block; `Image(path="chart.png")` or `Image(png_bytes)`."""
+    """An image block; `Image(path="chart.png")`, `Image(png_bytes)`, or `Image(figure)` for a
+    matplotlib Figure or a PIL image (sent as PNG)."""
 
     __slots__ = ()
     kind: ClassVar[str] = "image"

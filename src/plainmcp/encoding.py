@@ -2,6 +2,10 @@
 
 The fast path is one orjson call; values orjson cannot take natively reach `_convert`. Policies
 orjson cannot express (NaN as strings or errors, integers wider than 64 bits) take a slower walk.
+
+A `lift` hook, when given, is called for each content block, bytes value and image object (PIL,
+matplotlib) inside the value and returns what to write in its place: tool results use it to send
+those as content blocks. Without it, bytes are base64 text and a block raises BlockInValue.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import base64
 import dataclasses
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from enum import Enum
@@ -21,6 +25,7 @@ from uuid import UUID
 import orjson
 from pydantic import BaseModel
 
+from plainmcp import images
 from plainmcp.content import ContentBlock
 from plainmcp.options import ResultOptions
 
@@ -36,8 +41,18 @@ class EncodeError(ValueError):
     """The value cannot be sent as JSON; the message says why, for the model to read."""
 
 
+class UnknownType(EncodeError):
+    """A value of a type that has no JSON form (the message names the type)."""
+
+
 class BlockInValue(Exception):
     """A content block sits inside a value that was being encoded as JSON."""
+
+
+Lift = Callable[[Any], Any]
+"""Given a content block, bytes or an image object met inside a value: what to encode instead."""
+
+_BINARY = (bytes, bytearray, memoryview)
 
 
 def _iso_duration(delta: timedelta) -> str:
@@ -48,10 +63,16 @@ def _iso_duration(delta: timedelta) -> str:
     return f"{sign}P{delta.days}DT{secs}S"
 
 
-def _convert(obj: Any, options: ResultOptions) -> Any:
+def _convert(obj: Any, options: ResultOptions, lift: Lift | None = None) -> Any:
     """One step towards JSON for a type orjson does not serialize the way we want."""
     if isinstance(obj, ContentBlock):
-        raise BlockInValue
+        if lift is None:
+            raise BlockInValue
+        return lift(obj)
+    if isinstance(obj, _BINARY):
+        if lift is not None and options.bytes_as != "base64_text":
+            return lift(obj)
+        return base64.b64encode(bytes(obj)).decode("ascii")
     if isinstance(obj, datetime):
         if obj.tzinfo is None:
             obj = obj.astimezone()
@@ -79,13 +100,17 @@ def _convert(obj: Any, options: ResultOptions) -> Any:
         return str(obj)
     if isinstance(obj, Enum):
         return obj.value
-    if isinstance(obj, bytes | bytearray | memoryview):
-        return base64.b64encode(bytes(obj)).decode("ascii")
     if isinstance(obj, timedelta):
         return _iso_duration(obj)
     if isinstance(obj, Mapping):
         return dict(obj)
-    raise TypeError(f"a value of type {type(obj).__qualname__} cannot be converted to JSON")
+    if lift is not None and images.is_image_object(obj):
+        return lift(obj)
+    raise _Unknown(f"a value of type {type(obj).__qualname__} cannot be converted to JSON")
+
+
+class _Unknown(TypeError):
+    """Raised inside orjson's `default`, which lets only TypeError through; becomes UnknownType."""
 
 
 def _non_finite(value: float, options: ResultOptions) -> Any:
@@ -99,8 +124,11 @@ def _non_finite(value: float, options: ResultOptions) -> Any:
     return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
 
 
-def to_jsonable(value: Any, options: ResultOptions) -> Any:
-    """The slow, complete walk: plain dicts, lists, strings, numbers, booleans and None."""
+def to_jsonable(value: Any, options: ResultOptions, lift: Lift | None = None) -> Any:
+    """The slow, complete walk: plain dicts, lists, strings, numbers, booleans and None.
+
+    One pass, each value visited once, so a `lift` hook may collect what it is given.
+    """
     if value is None or isinstance(value, bool | str):
         return value
     if isinstance(value, int):
@@ -108,12 +136,13 @@ def to_jsonable(value: Any, options: ResultOptions) -> Any:
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else _non_finite(value, options)
     if isinstance(value, dict):
-        return {_key(k, options): to_jsonable(v, options) for k, v in value.items()}
+        return {_key(k, options): to_jsonable(v, options, lift) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [to_jsonable(v, options) for v in value]
-    if hasattr(value, "tolist"):  # numpy arrays and scalars
-        return to_jsonable(value.tolist(), options)
-    return to_jsonable(_convert(value, options), options)
+        return [to_jsonable(v, options, lift) for v in value]
+    # memoryview has a tolist() too: bytes are settled before numpy's duck type is tried.
+    if not isinstance(value, _BINARY) and hasattr(value, "tolist"):  # numpy arrays and scalars
+        return to_jsonable(value.tolist(), options, lift)
+    return to_jsonable(_convert(value, options, lift), options, lift)
 
 
 def _key(key: Any, options: ResultOptions) -> str:
@@ -127,19 +156,30 @@ def _key(key: Any, options: ResultOptions) -> str:
     raise TypeError(f"a dict key of type {type(key).__qualname__} cannot be a JSON key")
 
 
-def dumps(value: Any, options: ResultOptions, *, indent: int | None = None) -> bytes:
-    """JSON bytes for a value. Raises EncodeError (or BlockInValue) when it cannot be sent."""
+def dumps(
+    value: Any, options: ResultOptions, *, indent: int | None = None, lift: Lift | None = None
+) -> bytes:
+    """JSON bytes for a value. Raises EncodeError (or BlockInValue) when it cannot be sent.
+
+    `lift` may be called again for the same value when the fast path gives way to the slow
+    walk, so a hook that collects should go through `to_jsonable` instead.
+    """
     opts = _OPTS | (orjson.OPT_INDENT_2 if indent == 2 else 0)
     if options.non_finite == "null" and indent in (None, 2):
         try:
-            return orjson.dumps(value, default=lambda o: _convert(o, options), option=opts)
+            return orjson.dumps(value, default=lambda o: _convert(o, options, lift), option=opts)
         except orjson.JSONEncodeError as exc:
-            if isinstance(exc.__cause__, BlockInValue):
+            cause = exc.__cause__
+            if isinstance(cause, BlockInValue):
                 raise BlockInValue from None
-            if "Integer exceeds" not in str(exc) and not isinstance(exc.__cause__, EncodeError):
+            if isinstance(cause, _Unknown):
+                raise UnknownType(str(cause)) from None
+            if "Integer exceeds" not in str(exc) and not isinstance(cause, EncodeError):
                 raise EncodeError(_reason(exc)) from None
     try:
-        plain = to_jsonable(value, options)
+        plain = to_jsonable(value, options, lift)
+    except _Unknown as exc:
+        raise UnknownType(str(exc)) from None
     except TypeError as exc:
         raise EncodeError(str(exc)) from None
     try:

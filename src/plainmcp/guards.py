@@ -149,22 +149,35 @@ class _Guard:
         if structured is not None and limit is not None and len(structured) > limit:
             text = structured.decode()
             if len(text) > limit:
-                content = await self._structured(text, structured, limit, content)
+                content = await self._structured(text, structured, limit, content, result.lifted)
                 structured = None
                 is_error = is_error or structured_required
         content = await self._content(content)
         if content is result.content and structured is result.structured_json:
             return result
         return dataclasses.replace(
-            result, content=content, structured_json=structured, is_error=is_error
+            result,
+            content=content,
+            structured_json=structured,
+            is_error=is_error,
+            lifted=result.lifted and structured is not None,
         )
 
     # --- structured content ------------------------------------------------------------
 
     async def _structured(
-        self, text: str, raw: bytes, limit: int, content: tuple[ContentBlock, ...]
+        self,
+        text: str,
+        raw: bytes,
+        limit: int,
+        content: tuple[ContentBlock, ...],
+        lifted: bool = False,
     ) -> tuple[ContentBlock, ...]:
-        """Too large for structuredContent: a preview (or a note) and a link to the full JSON."""
+        """Too large for structuredContent: a preview (or a note) and a link to the full JSON.
+
+        `lifted`: `content` holds blocks lifted out of the value, which follow the preview (their
+        references count from 2) rather than being the tool's own text.
+        """
         uri = await self.offload(raw, "application/json")
         where = (
             f"The full JSON is at resource {uri}; read it with resources/read" if uri else ASK_LESS
@@ -184,7 +197,7 @@ class _Guard:
                     ),
                 ),
             )
-        if content:  # the tool wrote its own text; say what is missing
+        if content and not lifted:  # the tool wrote its own text; say what is missing
             note = Text(
                 f"[structuredContent left out: the structured result is {total:,} characters of"
                 f" JSON, over this server's limit of {limit:,} characters. {where}]"
@@ -200,7 +213,7 @@ class _Guard:
 
         caps = (self.limits.text_block, self.limits.text_result, limit)
         cap = min(c for c in caps if c is not None)
-        return (Text(_cut(text, cap, marker, _JSON_BOUNDARIES)), *link)
+        return (Text(_cut(text, cap, marker, _JSON_BOUNDARIES)), *content, *link)
 
     # --- content blocks ----------------------------------------------------------------
 

@@ -33,6 +33,8 @@ from plainmcp.completion import Completer, completer_for
 from plainmcp.content import ContentBlock, Icon, Role, Text
 from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
+from plainmcp.refusals import log_refusal
+from plainmcp.resources import ResourceError
 from plainmcp.tools import check_name
 from plainmcp.wire import cursor as cursors
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
@@ -469,8 +471,10 @@ class Prompts:
         """Validate the arguments, run the prompt, and shape its messages.
 
         Every failure is an RpcError: unknown prompt and bad arguments (each one named) are
-        INVALID_PARAMS, a PromptError carries its own code and message, anything else is
-        logged with its traceback and answered INTERNAL_ERROR.
+        INVALID_PARAMS; a PromptError or ResourceError (safe_join's) carries its own code and
+        message and is logged as a refusal, in one line; a missing client capability is named
+        (INTERNAL_ERROR); anything else is logged with its traceback and answered
+        INTERNAL_ERROR.
         """
         prompt = self._find(name)
         kwargs = _arguments(prompt, arguments)
@@ -483,12 +487,16 @@ class Prompts:
                 value = await run_in_worker(functools.partial(prompt.fn, **kwargs))
                 if inspect.isawaitable(value):
                     value = await value
-        except PromptError as exc:
+        except (PromptError, ResourceError) as exc:  # refusals, a safe_join one among them
+            log_refusal(f"prompt {prompt.name!r}", exc)
             raise RpcError(exc.code, exc.message) from None
         except ClientCapabilityError as exc:
+            log_refusal(f"prompt {prompt.name!r}", exc)
             if exc.required is not None:
                 raise  # stateless: the server answers -32021
-            raise _unexpected(prompt.name, exc, mask_errors) from None
+            raise RpcError(
+                INTERNAL_ERROR, f"Prompt '{prompt.name}' failed: ClientCapabilityError: {exc}"
+            ) from None
         except Exception as exc:
             raise _unexpected(prompt.name, exc, mask_errors) from None
         try:

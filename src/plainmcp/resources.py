@@ -31,6 +31,7 @@ from plainmcp.content import Annotations, Audio, EmbeddedResource, Icon, Image, 
 from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.options import ResultOptions
+from plainmcp.refusals import log_refusal
 from plainmcp.wire.cursor import page as cursor_page
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from plainmcp.workers import run_in_worker
@@ -506,8 +507,9 @@ class Resources:
 
         Template variables are passed converted to their parameter types; `inject` fills the
         Context parameters. Raises ResourceNotFound (no match, or the function raised
-        FileNotFoundError), ResourceError (the function said why it failed), or
-        RpcError(INTERNAL_ERROR) for any other failure, whose details are logged, never sent.
+        FileNotFoundError), ResourceError (the function said why it failed; logged as a
+        refusal, without a traceback), or RpcError(INTERNAL_ERROR) for any other failure, whose
+        details are logged, never sent (a missing client capability is named).
         """
         options = options or ResultOptions()
         matched = self.match(uri)
@@ -529,15 +531,18 @@ class Resources:
                 if inspect.isawaitable(value):
                     value = await value
             return _to_contents(value, uri, target.mime_type, options)
-        except (ResourceError, ResourceNotFound):
+        except ResourceNotFound:
+            raise
+        except ResourceError as exc:  # the function (or safe_join) refused: sent as it is
+            log_refusal(f"reading resource {uri!r}", exc)
             raise
         except FileNotFoundError:
             raise ResourceNotFound(uri) from None
         except ClientCapabilityError as exc:
+            log_refusal(f"reading resource {uri!r}", exc)
             if exc.required is not None:
                 raise  # stateless: the server answers -32021
-            log.error("reading resource %r failed", uri, exc_info=exc)
-            raise RpcError(INTERNAL_ERROR, f"Internal error while reading {uri}") from None
+            raise RpcError(INTERNAL_ERROR, f"Cannot read {uri}: {exc}") from None
         except Exception as exc:
             log.error("reading resource %r failed", uri, exc_info=exc)
             raise RpcError(INTERNAL_ERROR, f"Internal error while reading {uri}") from None

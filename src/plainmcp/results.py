@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from plainmcp import encoding, mime
+from plainmcp import encoding, images, mime
 from plainmcp.content import (
     Audio,
     ContentBlock,
@@ -107,6 +107,9 @@ class CallResult:
     structured_json: bytes | None = None
     is_error: bool = False
     meta: Mapping[str, Any] | None = None
+    lifted: bool = False
+    """`content` holds the blocks lifted out of the structured value (bytes, images): they
+    follow its text block, which the renderer writes first as for any structured value."""
 
 
 def error_result(message: str) -> CallResult:
@@ -138,43 +141,95 @@ def json_text(value: Any, options: ResultOptions) -> str:
 
 
 _PLAIN = (str, int, float, bool, type(None), dict)
+_BINARY = (bytes, bytearray, memoryview)
 
 
-def has_block(value: Any) -> bool:
-    """A content block is in `value` or its (nested) lists and tuples."""
+def is_media(value: Any, options: ResultOptions) -> bool:
+    """Content rather than data: a block, bytes (unless sent as base64 text) or an image
+    object (a PIL image, a matplotlib Figure or Axes)."""
     if isinstance(value, ContentBlock):
         return True
+    if isinstance(value, _BINARY):
+        return options.bytes_as != "base64_text"
+    return images.is_image_object(value)
+
+
+def media_block(value: Any, options: ResultOptions) -> ContentBlock:
+    """The block for a value `is_media` accepts: bytes are sniffed, image objects drawn as PNG."""
+    if isinstance(value, ContentBlock):
+        return value
+    if isinstance(value, _BINARY):
+        return bytes_block(bytes(value), options)
+    return Image(value)
+
+
+def has_block(value: Any, options: ResultOptions) -> bool:
+    """`value` is media, or a list or tuple with media in it or in its nested lists."""
+    if type(value) in _PLAIN:
+        return False
     if isinstance(value, list | tuple):
-        # Rows of data (dicts, numbers, strings) are the common long list: skip them fast.
+        # Rows of data are the common long list: plain values and rows of one class (a
+        # dataclass, a model) are skipped by their type alone, in a plain loop (any() would
+        # cost a generator frame per row).
         for item in value:
-            if type(item) not in _PLAIN and has_block(item):
+            cls = type(item)
+            if cls in _PLAIN:
+                continue
+            may = _MAY_HOLD.get(cls)
+            if may is None:
+                may = _may_hold(cls)
+            if may and has_block(item, options):
                 return True
-    return False
+        return False
+    return is_media(value, options)
+
+
+_MAY_HOLD: dict[type, bool] = {}
+
+
+def _may_hold(cls: type) -> bool:
+    """Whether instances of `cls` can be media or lists holding it (cached per class)."""
+    if len(_MAY_HOLD) >= 1024:  # classes made on the fly must not grow the cache without end
+        _MAY_HOLD.clear()
+    may = _MAY_HOLD[cls] = issubclass(
+        cls, ContentBlock | list | tuple | bytes | bytearray | memoryview
+    ) or images.is_image_class(cls)
+    return may
 
 
 def _flatten(value: Any, options: ResultOptions, out: list[ContentBlock]) -> None:
-    if isinstance(value, ContentBlock):
-        out.append(value)
-    elif isinstance(value, list | tuple) and has_block(value):
+    if isinstance(value, list | tuple) and has_block(value, options):
         for item in value:
             _flatten(item, options, out)
+    elif type(value) not in _PLAIN and is_media(value, options):
+        out.append(media_block(value, options))
     else:
         out.extend(value_content(value, options, position=len(out) + 1))
 
 
-def _lift_blocks(value: Any, blocks: list[ContentBlock], position: int) -> Any:
-    """Replace blocks nested in dicts by a reference, collecting them in order.
+def _detect(value: Any) -> Any:
+    raise encoding.BlockInValue
+
+
+def lifted(value: Any, options: ResultOptions, position: int) -> tuple[Any, list[ContentBlock]]:
+    """`value` as plain JSON data in which each block, bytes value and image object is replaced
+    by a reference such as "<image block 2>", and the blocks they become, in order.
 
     `position` is where the JSON text block will sit in `content` (1-based); the blocks follow it.
     """
-    if isinstance(value, ContentBlock):
-        blocks.append(value)
-        return f"<{value.kind} block {position + len(blocks)}>"
-    if isinstance(value, dict):
-        return {k: _lift_blocks(v, blocks, position) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_lift_blocks(v, blocks, position) for v in value]
-    return value
+    blocks: list[ContentBlock] = []
+
+    def lift(media: Any) -> str:
+        block = media_block(media, options)
+        blocks.append(block)
+        return f"<{block.kind} block {position + len(blocks)}>"
+
+    return encoding.to_jsonable(value, options, lift), blocks
+
+
+def dumps_data(value: Any, options: ResultOptions) -> bytes:
+    """JSON of a value that holds no media; BlockInValue when it does (then use `lifted`)."""
+    return encoding.dumps(value, options, lift=_detect)
 
 
 def value_content(
@@ -185,19 +240,22 @@ def value_content(
     `position` is where the first block will sit in the result's `content` (1-based), so that
     references to blocks lifted out of a dict name their real place.
     """
+    # The common values (text, numbers, dicts of data) pay a few type checks here and one orjson
+    # call; media inside a dict is found by that call (its `default` hook), at no cost otherwise.
     if isinstance(value, str):
         return (Text(value),)
     if isinstance(value, ContentBlock):
         return (value,)
-    if isinstance(value, bytes | bytearray | memoryview):
+    if isinstance(value, _BINARY):
         return (bytes_block(bytes(value), options),)
-    if isinstance(value, list | tuple) and has_block(value):
+    if isinstance(value, list | tuple) and has_block(value, options):
         out: list[ContentBlock] = []
         _flatten(value, options, out)
         return tuple(out) or (Text(""),)
     try:
-        return (Text(json_text(value, options)),)
+        return (Text(encoding.as_text(dumps_data(value, options), options.json_indent)),)
     except encoding.BlockInValue:
-        blocks: list[ContentBlock] = []
-        lifted = _lift_blocks(value, blocks, position)
-        return (Text(json_text(lifted, options)), *blocks)
+        if images.is_image_object(value):
+            return (media_block(value, options),)
+        plain, blocks = lifted(value, options, position)
+        return (Text(json_text(plain, options)), *blocks)

@@ -14,19 +14,23 @@ from typing import Any
 
 import anyio
 
-from plainmcp import encoding
-from plainmcp.content import ContentBlock, Icon
+from plainmcp import encoding, images
+from plainmcp.content import ContentBlock, ContentError, Icon
 from plainmcp.context import ClientCapabilityError, context_params
 from plainmcp.docstrings import parse_docstring
 from plainmcp.headers import check_header_markers
 from plainmcp.options import ResultOptions
+from plainmcp.refusals import log_refusal
+from plainmcp.resources import ResourceError
 from plainmcp.results import (
     NOTHING,
     CallResult,
     ToolError,
     ToolResult,
+    dumps_data,
     error_result,
     has_block,
+    lifted,
     value_content,
 )
 from plainmcp.schema import (
@@ -108,7 +112,9 @@ def _tool_annotations(given: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def _is_content_annotation(annotation: Any) -> bool:
     """Return types that are content, not data: they never get an output schema."""
-    if isinstance(annotation, type) and issubclass(annotation, ContentBlock | ToolResult):
+    if isinstance(annotation, type) and (
+        issubclass(annotation, ContentBlock | ToolResult) or images.is_image_class(annotation)
+    ):
         return True
     return any(_is_content_annotation(arg) for arg in typing.get_args(annotation))
 
@@ -227,11 +233,15 @@ async def call_tool(
                     f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
                 )
     except ToolError as exc:
+        log_refusal(f"tool {tool.name!r}", exc)
         return error_result(exc.message)
-    except ClientCapabilityError as exc:
-        if exc.required is not None:
+    except (ClientCapabilityError, ResourceError) as exc:
+        # Refusals written for the client (a missing capability, a safe_join refusal): the
+        # message is sent even under mask_errors, and the log says it without a traceback.
+        log_refusal(f"tool {tool.name!r}", exc)
+        if isinstance(exc, ClientCapabilityError) and exc.required is not None:
             raise  # stateless: the server answers -32021
-        return unexpected_failure(tool.name, exc, mask_errors)
+        return error_result(f"Tool '{tool.name}' failed: {type(exc).__name__}: {exc}")
     except Exception as exc:
         return unexpected_failure(tool.name, exc, mask_errors)
     return shape(value, tool, options)
@@ -259,26 +269,47 @@ def unexpected_failure(name: str, exc: BaseException, mask: bool) -> CallResult:
     return error_result(f"Tool '{name}' failed: {type(exc).__name__}: {exc}")
 
 
+UNSENDABLE_HINT = (
+    "; return a str, JSON-able data (dict, list, dataclass, pydantic model), bytes,"
+    " or a content block such as Image(data=png_bytes) or File(data=..., mime_type=...)"
+)
+
+
 def shape(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
     """A tool's return value as a CallResult (the table in docs/results.md)."""
     try:
         if isinstance(value, ToolResult):
             return _from_tool_result(value, tool, options)
         if tool.output is not None:
-            if has_block(value) or isinstance(value, bytes | bytearray):
-                return error_result(
-                    f"Tool '{tool.name}' declares structured output but returned content blocks;"
-                    " return ToolResult(content=..., structured=...) to send both"
-                )
-            raw = encoding.dumps(value, options)
-            mismatch = _check(tool, raw, value)
-            if mismatch is not None:
-                return mismatch
-            return CallResult(content=(), structured_json=raw)
+            return _structured(value, tool, options)
         return CallResult(content=value_content(value, options))
-    except (encoding.EncodeError, encoding.BlockInValue) as exc:
-        log.error("tool %r returned a value that cannot be sent: %s", tool.name, exc)
-        return error_result(f"Tool '{tool.name}' returned a value that cannot be sent: {exc}")
+    except (encoding.EncodeError, ContentError) as exc:
+        reason = f"{exc}{UNSENDABLE_HINT}" if isinstance(exc, encoding.UnknownType) else str(exc)
+    except encoding.BlockInValue:  # only ToolResult.structured is encoded without lifting
+        reason = "ToolResult.structured holds a content block; put blocks in content="
+    log.error("tool %r returned a value that cannot be sent: %s", tool.name, reason)
+    return error_result(f"Tool '{tool.name}' returned a value that cannot be sent: {reason}")
+
+
+def _structured(value: Any, tool: Tool, options: ResultOptions) -> CallResult:
+    """A value for a tool with an output schema. Bytes and images inside it are sent as blocks
+    after its text, and the value holds a reference to each ("<image block 2>")."""
+    if has_block(value, options):
+        return error_result(
+            f"Tool '{tool.name}' declares structured output but returned content blocks;"
+            " return ToolResult(content=..., structured=...) to send both"
+        )
+    blocks: tuple[ContentBlock, ...] = ()
+    try:
+        raw = dumps_data(value, options)
+    except encoding.BlockInValue:
+        value, found = lifted(value, options, position=1)
+        raw = encoding.dumps(value, options)
+        blocks = tuple(found)
+    mismatch = _check(tool, raw, value)
+    if mismatch is not None:
+        return mismatch
+    return CallResult(content=blocks, structured_json=raw, lifted=bool(blocks))
 
 
 def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> CallResult:

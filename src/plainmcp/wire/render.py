@@ -192,11 +192,14 @@ def call_result(
                 structured_content = fragment
             elif options.compat == "fallback":
                 structured_content = {"result": fragment}
-        if not blocks:
-            # The usual structured result: its text block is written here directly.
+        if not blocks or result.lifted:
+            # The usual structured result: its text block is written here directly (followed
+            # by the blocks lifted out of the value, which its references count from 2).
             fallback = options.text_fallback or structured_content is None
             text = as_text(structured, options.json_indent) if fallback else STRUCTURED_ELSEWHERE
             out["content"] = [{"type": "text", "text": text}]
+            if blocks:
+                out["content"].extend([block(b, rev) for b in blocks])
     if "content" not in out:
         out["content"] = (
             [block(b, rev) for b in blocks] if blocks else [{"type": "text", "text": ""}]
