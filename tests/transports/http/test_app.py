@@ -255,13 +255,53 @@ async def test_delete_ends_the_session(http: HttpApp) -> None:
     assert again.status == 404
 
 
+class Clock:
+    """Seconds that pass only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 async def test_idle_sessions_expire(server: Server) -> None:
-    http = server.http_app(session_idle_timeout=0.05)
-    session = await open_session(http)
-    await anyio.sleep(0.1)
-    after = await request(http, body=rpc(2, "tools/list"), headers=in_session(session))
+    clock = Clock()
+    http = server.http_app(session_idle_timeout=60, clock=clock)
+    session, other = await open_session(http), await open_session(http)
+    clock.now += 60  # idle for exactly the timeout: still alive
+    kept = await request(http, body=rpc(2, "ping"), headers=in_session(session))
+    assert (kept.status, kept.json()) == (200, {"jsonrpc": "2.0", "id": 2, "result": {}})
+    clock.now += 60.5  # `session` was used 60.5 s ago, `other` 120.5 s ago
+    assert len(http.sessions) == 2  # nothing expires in the background
+    gone = await request(http, body=rpc(3, "tools/list"), headers=in_session(other))
+    assert gone.status == 404
+    assert gone.json()["error"] == {
+        "code": -32600,
+        "message": "Session not found: initialize again",
+    }
+    assert [s.id for s in http.sessions] == [session]
+    after = await request(http, body=rpc(4, "tools/list"), headers=in_session(session))
     assert after.status == 404
     assert len(http.sessions) == 0
+
+
+async def test_a_session_with_an_open_get_stream_does_not_expire(server: Server) -> None:
+    clock = Clock()
+    http = server.http_app(session_idle_timeout=60, clock=clock)
+    session = await open_session(http)
+    async with open_call(
+        http, "GET", headers={**in_session(session), "accept": "text/event-stream"}
+    ) as stream:
+        await stream.started()
+        clock.now += 3600
+        call = await request(http, body=rpc(2, "ping"), headers=in_session(session))
+        assert (call.status, call.json()) == (200, {"jsonrpc": "2.0", "id": 2, "result": {}})
+        stream.disconnect()
+    # the stream has ended (open_call waits for the app): idle time counts again
+    clock.now += 60.5
+    after = await request(http, body=rpc(3, "ping"), headers=in_session(session))
+    assert after.status == 404
 
 
 async def test_a_different_supported_version_header_is_accepted_in_a_session(
