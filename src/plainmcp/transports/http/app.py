@@ -277,7 +277,12 @@ class HttpApp:
         conn = self.server.connect(session_send, push=session_push)
         conn.principal = principal
         conn.bind()
-        session = Session(session_id, conn, subject=principal.subject if principal else None)
+        session = Session(
+            session_id,
+            conn,
+            subject=principal.subject if principal else None,
+            last_active=self.sessions.clock(),
+        )
         holder.append(session)
         self.sessions.add(session)
         header = [(b"mcp-session-id", session_id.encode())]

@@ -79,7 +79,6 @@ class Sessions:
         return iter(list(self._by_id.values()))
 
     def add(self, session: Session) -> None:
-        session.last_active = self.clock()
         self._by_id[session.id] = session
 
     def full(self) -> bool:
