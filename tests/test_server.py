@@ -3,13 +3,14 @@ message the server writes is validated against the negotiated revision's officia
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
 import anyio
 import pytest
 
-from plainmcp import Icon, Server
+from plainmcp import Context, Icon, Server
 from plainmcp.wire import jsonrpc
 from tests.conftest import HANDSHAKE_REVISIONS, Session
 
@@ -420,15 +421,34 @@ async def test_an_internal_error_reading_a_line_is_answered_and_the_next_line_wo
 
 
 async def test_a_post_from_a_thread_to_a_connection_closed_meanwhile_is_dropped() -> None:
-    async with Session(make_server()) as s:
-        await s.initialize("2025-11-25")
-        note = jsonrpc.notification_message("notifications/message", {"level": "info", "data": 1})
-        poster = threading.Thread(target=s.conn.post, args=(note,))
+    def note(data: int) -> dict[str, Any]:
+        return jsonrpc.notification_message(
+            "notifications/message", {"level": "info", "data": data}
+        )
+
+    def post_from_a_thread(message: dict[str, Any]) -> None:
+        poster = threading.Thread(target=s.conn.post, args=(message,))
         poster.start()
         poster.join()  # the loop's thread waits here: the hand-off is queued, not yet run
+
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        post_from_a_thread(note(1))  # while open, a post from a thread arrives
+        assert await s.wait_for(lambda m: m.get("method") == "notifications/message") == note(1)
+        post_from_a_thread(note(2))
         s.conn.close()
-        await anyio.sleep(0.05)
-        assert not [m for m in s.messages if m.get("method") == "notifications/message"]
+        # Queued after the hand-off, so it runs after it, and its task starts after any task
+        # the hand-off started (asyncio runs callbacks and first steps in order).
+        handed_off = anyio.Event()
+
+        async def mark() -> None:
+            handed_off.set()
+
+        assert s._tasks is not None
+        asyncio.get_running_loop().call_soon(s._tasks.start_soon, mark)
+        with anyio.fail_after(5):
+            await handed_off.wait()
+        assert s.notifications("notifications/message") == [note(1)]
 
 
 async def test_list_changed_from_a_worker_thread() -> None:
@@ -536,61 +556,110 @@ async def test_batch_of_notifications_elsewhere() -> None:
 
 @pytest.mark.parametrize("version", HANDSHAKE_REVISIONS)
 async def test_cancel_a_running_tool(version: str) -> None:
-    async with Session(make_server()) as s:
+    app = make_server()
+    started, cancelled, gate = anyio.Event(), anyio.Event(), anyio.Event()
+    went_on: list[str] = []
+
+    @app.tool
+    async def wait_at_gate() -> str:
+        started.set()
+        try:
+            await gate.wait()
+        except anyio.get_cancelled_exc_class():
+            cancelled.set()
+            raise
+        went_on.append("past the gate")
+        return "released"
+
+    async with Session(app) as s:
         await s.initialize(version)
-        slow_id = await s.start("tools/call", {"name": "slow", "arguments": {"seconds": 30}})
-        await anyio.sleep(0.05)
-        await s.notify("notifications/cancelled", {"requestId": slow_id, "reason": "bored"})
-        assert (await s.request("ping"))["result"] == {}
-        await anyio.sleep(0.1)
-        assert not [m for m in s.messages if m.get("id") == slow_id]
-        assert not s.conn.busy
+        call_id = await s.start("tools/call", {"name": "wait_at_gate"})
+        with anyio.fail_after(5):
+            await started.wait()
+        await s.notify("notifications/cancelled", {"requestId": call_id, "reason": "bored"})
+        with anyio.fail_after(5):
+            await cancelled.wait()  # the tool saw its own cancellation
+        ping = await s.request("ping")
+        assert ping["result"] == {}
+        assert s.replies_to(call_id, s.upto(ping)) == []
+        gate.set()  # nothing is left waiting at it
+        await s.settle()
+        assert not s.conn.in_use(call_id)
+        assert went_on == []
         assert (await s.call("add", {"a": 1, "b": 1}))["content"][0]["text"] == "2"
+    assert s.replies_to(call_id) == []
 
 
 async def test_cancel_a_sync_tool_in_a_thread() -> None:
+    """Python cannot stop a thread, so "cancelled" means: the request ends at once without a
+    reply while its thread runs on; the thread can see `ctx.cancelled`, and what it returns is
+    dropped."""
     app = make_server()
-    gate = anyio.Event()
+    entered, gate, finished = threading.Event(), threading.Event(), threading.Event()
+    seen: list[bool] = []
 
     @app.tool
-    def blocking() -> str:
-        anyio.from_thread.run(gate.wait)
+    def blocking(ctx: Context) -> str:
+        entered.set()
+        gate.wait(10)  # the bound only keeps a failing test from leaving a thread behind
+        seen.append(ctx.cancelled)
+        finished.set()
         return "late"
 
     async with Session(app) as s:
         await s.initialize("2025-11-25")
         call_id = await s.start("tools/call", {"name": "blocking"})
-        await anyio.sleep(0.05)
+        assert await anyio.to_thread.run_sync(entered.wait, 5)
         await s.notify("notifications/cancelled", {"requestId": call_id})
-        await anyio.sleep(0.05)
+        await s.settle()  # the request has ended, while its thread still waits at the gate
+        assert not s.conn.in_use(call_id)
+        assert not finished.is_set()
         gate.set()
-        assert (await s.request("ping"))["result"] == {}
-        await anyio.sleep(0.1)
-        assert not [m for m in s.messages if m.get("id") == call_id]
+        assert await anyio.to_thread.run_sync(finished.wait, 5)  # the thread was not killed
+        assert seen == [True]
+        ping = await s.request("ping")
+        assert ping["result"] == {}
+        assert s.replies_to(call_id) == []
+    assert s.replies_to(call_id) == []
 
 
 async def test_cancel_that_arrives_before_the_request_has_started() -> None:
-    """The request's task is cancelled before its first step: no reply, nothing left behind."""
-    async with Session(make_server()) as s:
+    """The request's task is cancelled before its first step: the tool never runs, no reply,
+    nothing left behind."""
+    app = make_server()
+    ran: list[int] = []
+
+    @app.tool
+    async def record(n: int) -> int:
+        ran.append(n)
+        return n
+
+    async with Session(app) as s:
         await s.initialize("2025-11-25")
-        await s.start("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}, id=77)
+        # no await between the two lines that yields to the loop: the request has not started
+        await s.start("tools/call", {"name": "record", "arguments": {"n": 1}}, id=77)
         await s.notify("notifications/cancelled", {"requestId": 77})
-        assert (await s.request("ping"))["result"] == {}
-        await anyio.sleep(0.05)
-        assert not [m for m in s.messages if m.get("id") == 77]
+        ping = await s.request("ping")
+        assert ping["result"] == {}
+        assert s.replies_to(77, s.upto(ping)) == []
+        await s.settle()
+        assert ran == []
         assert not s.conn.in_use(77)
-        assert not s.conn.busy
-        assert (await s.call("add", {"a": 1, "b": 1}))["content"][0]["text"] == "2"
+        assert s.replies_to(77) == []
+        assert (await s.call("record", {"n": 2}))["content"][0]["text"] == "2"
+        assert ran == [2]
+    assert s.replies_to(77) == []
 
 
 async def test_closing_the_connection_cancels_running_requests() -> None:
     app = make_server()
-    stopped = anyio.Event()
+    started, stopped = anyio.Event(), anyio.Event()
 
     @app.tool
     async def forever() -> str:
+        started.set()
         try:
-            await anyio.sleep(60)
+            await anyio.sleep_forever()
         finally:
             stopped.set()
         return "never"
@@ -598,14 +667,15 @@ async def test_closing_the_connection_cancels_running_requests() -> None:
     async with Session(app) as s:
         await s.initialize("2025-11-25")
         call_id = await s.start("tools/call", {"name": "forever"})
-        await anyio.sleep(0.05)
+        with anyio.fail_after(5):
+            await started.wait()
         assert s.conn.in_use(call_id)
         s.conn.close()
         with anyio.fail_after(2):
             await stopped.wait()
-        await anyio.sleep(0.01)
+        await s.settle()
         assert not s.conn.busy
-        assert not [m for m in s.messages if m.get("id") == call_id]
+        assert s.replies_to(call_id) == []
 
 
 async def test_cancel_unknown_or_finished_request_is_harmless() -> None:
