@@ -19,6 +19,7 @@ latest handshake revision), afterwards against the negotiated one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 from collections.abc import Callable
@@ -314,6 +315,21 @@ class Session:
         with anyio.fail_after(timeout):
             while self.conn.busy:
                 await anyio.lowlevel.checkpoint()
+        self.check()
+
+    async def drain(self) -> None:
+        """Wait until the callbacks already queued on the event loop have run, and the first
+        step of every task they started (asyncio runs both in order): what a hand-off from
+        another thread would write has been written."""
+        drained = anyio.Event()
+
+        async def mark() -> None:
+            drained.set()
+
+        assert self._tasks is not None, "inside `async with Session(...)` only"
+        asyncio.get_running_loop().call_soon(self._tasks.start_soon, mark)
+        with anyio.fail_after(DEFAULT_TIMEOUT):
+            await drained.wait()
         self.check()
 
     def upto(self, message: Any) -> list[Any]:
