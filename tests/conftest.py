@@ -19,6 +19,7 @@ latest handshake revision), afterwards against the negotiated one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -27,6 +28,7 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 import orjson
 import pytest
 
@@ -311,6 +313,45 @@ class Session:
                 await self._arrived.wait()
         self.check()
         return self.messages[start]
+
+    async def settle(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until the connection runs no request and writes no reply: checked at every turn
+        of the event loop (nothing is timed; `timeout` only bounds a test that would hang)."""
+        with anyio.fail_after(timeout):
+            while self.conn.busy:
+                await anyio.lowlevel.checkpoint()
+        self.check()
+
+    async def drain(self) -> None:
+        """Wait until the callbacks already queued on the event loop have run, and the first
+        step of every task they started (asyncio runs both in order): what a hand-off from
+        another thread would write has been written."""
+        drained = anyio.Event()
+
+        async def mark() -> None:
+            drained.set()
+
+        assert self._tasks is not None, "inside `async with Session(...)` only"
+        asyncio.get_running_loop().call_soon(self._tasks.start_soon, mark)
+        with anyio.fail_after(DEFAULT_TIMEOUT):
+            await drained.wait()
+        self.check()
+
+    def upto(self, message: Any) -> list[Any]:
+        """The messages written up to and including `message` (one of `self.messages`)."""
+        for index, written in enumerate(self.messages):
+            if written is message:
+                return self.messages[: index + 1]
+        raise AssertionError(f"not a message written in this session: {message!r}")
+
+    def replies_to(self, request_id: Any, messages: list[Any] | None = None) -> list[Any]:
+        """The responses (results or errors) to `request_id` among `messages` (default: all)."""
+        among = self.messages if messages is None else messages
+        return [
+            m
+            for m in among
+            if isinstance(m, dict) and "method" not in m and _same_id(m.get("id"), request_id)
+        ]
 
     async def quiet(self, duration: float = 0.2) -> list[Any]:
         """Let the server run for `duration`; return what it wrote meanwhile."""

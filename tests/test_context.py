@@ -64,11 +64,6 @@ def make_server(**options: Any) -> Server:
             "token": ctx.progress_token,
         }
 
-    @app.tool(timeout=0.2)
-    async def sleepy() -> str:
-        await anyio.sleep(30)
-        return "never"
-
     @app.tool
     async def slow(seconds: float) -> str:
         await anyio.sleep(seconds)
@@ -321,7 +316,21 @@ async def test_request_metadata() -> None:
 
 
 async def test_tool_timeout_is_an_error_result_and_stops_the_work() -> None:
-    async with Session(make_server()) as s:
+    app = make_server()
+    cancelled, gate = anyio.Event(), anyio.Event()
+    went_on: list[str] = []
+
+    @app.tool(timeout=0.2)
+    async def sleepy() -> str:
+        try:
+            await gate.wait()
+        except anyio.get_cancelled_exc_class():
+            cancelled.set()
+            raise
+        went_on.append("past the gate")  # the work after the timeout point
+        return "never"
+
+    async with Session(app) as s:
         await s.initialize("2025-11-25")
         started = time.monotonic()
         result = await s.call("sleepy")
@@ -335,7 +344,45 @@ async def test_tool_timeout_is_an_error_result_and_stops_the_work() -> None:
             ],
             "isError": True,
         }
+        assert cancelled.is_set()  # the tool saw the cancellation before the answer went out
+        gate.set()  # nothing waits at it any more
         assert await s.result("ping") == {}
+        await s.settle()
+        assert went_on == []
+
+
+async def test_a_timed_out_sync_tool_is_abandoned_and_its_result_dropped() -> None:
+    """A thread cannot be stopped: the call is answered at the timeout, the thread runs on to
+    its end, and what it returns is never sent."""
+    app = Server("abandon")
+    gate, finished = threading.Event(), threading.Event()
+
+    @app.tool(timeout=0.1)
+    def stuck() -> str:
+        gate.wait(10)  # the bound only keeps a failing test from leaving a thread behind
+        finished.set()
+        return "late"
+
+    async with Session(app) as s:
+        await s.initialize("2025-11-25")
+        call_id = await s.start("tools/call", {"name": "stuck"})
+        reply = await s.response(call_id)
+        assert reply["result"] == {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Tool 'stuck' timed out after 0.1 seconds and was stopped.",
+                }
+            ],
+            "isError": True,
+        }
+        await s.settle()  # the request is over while the thread still waits
+        assert not finished.is_set()
+        gate.set()
+        assert await anyio.to_thread.run_sync(finished.wait, 5)
+        assert await s.result("ping") == {}
+        assert s.replies_to(call_id) == [reply]
+    assert s.replies_to(call_id) == [reply]
 
 
 async def test_server_wide_timeout() -> None:
@@ -347,29 +394,58 @@ async def test_server_wide_timeout() -> None:
 
 
 async def test_concurrent_tools_are_bounded() -> None:
+    """Two slots: the third call starts only when one of the first two ends, the fourth only
+    when another does; a ping is never queued behind the bound."""
     app = Server("bounded", max_concurrent_tools=2)
+    started: list[int] = []
     running = 0
     peak = 0
-    lock = threading.Lock()
+    gates: dict[int, anyio.Event] = {}
+    one_started = anyio.Event()
 
     @app.tool
-    def work() -> str:
+    async def work(n: int) -> int:
         nonlocal running, peak
-        with lock:
-            running += 1
-            peak = max(peak, running)
-        time.sleep(0.05)
-        with lock:
+        started.append(n)
+        running += 1
+        peak = max(peak, running)
+        one_started.set()
+        try:
+            await gates[n].wait()
+        finally:
             running -= 1
-        return "ok"
+        return n
+
+    async def until_started(count: int) -> None:
+        nonlocal one_started
+        with anyio.fail_after(5):
+            while len(started) < count:
+                await one_started.wait()
+                one_started = anyio.Event()
 
     async with Session(app) as s:
         await s.initialize("2025-11-25")
-        ids = [await s.start("tools/call", {"name": "work"}) for _ in range(6)]
-        for request_id in ids:
-            assert text((await s.response(request_id))["result"]) == "ok"
-        # A ping is never queued behind the bound.
+        gates.update({n: anyio.Event() for n in (1, 2, 3, 4)})
+        ids = {}
+        for n in gates:
+            ids[n] = await s.start("tools/call", {"name": "work", "arguments": {"n": n}})
+        await until_started(2)
+        # The calls behind the bound had every chance to start while the ping was served.
         assert await s.result("ping") == {}
+        assert started == [1, 2]
+        gates[1].set()
+        assert text((await s.response(ids[1]))["result"]) == "1"
+        await until_started(3)
+        assert await s.result("ping") == {}
+        assert started == [1, 2, 3]
+        gates[3].set()
+        assert text((await s.response(ids[3]))["result"]) == "3"
+        await until_started(4)
+        gates[2].set()
+        gates[4].set()
+        for n in (2, 4):
+            assert text((await s.response(ids[n]))["result"]) == str(n)
+        assert started == [1, 2, 3, 4]
     assert peak == 2
 
 
@@ -395,7 +471,10 @@ async def test_a_sync_tool_can_see_cancellation() -> None:
         await anyio.to_thread.run_sync(seen.wait, 5)
         await s.notify("notifications/cancelled", {"requestId": call_id, "reason": "user"})
         assert await anyio.to_thread.run_sync(stop_seen.wait, 5)
-        assert not [m for m in await s.quiet(0.2) if isinstance(m, dict) and m.get("id") == call_id]
+        await s.settle()
+        assert await s.result("ping") == {}
+        assert s.replies_to(call_id) == []
+    assert s.replies_to(call_id) == []
 
 
 async def test_multi_select_elicitation_needs_2025_11_25() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import pytest
 
 from plainmcp import Server
@@ -63,8 +62,10 @@ async def test_acknowledged_first_and_only_what_was_asked() -> None:
         app.notify_resource_updated("app://config")
         app.notify_resource_updated("app://other")
         app.add_resource("v2", "app://second", name="second")  # resourcesListChanged not asked
-        quiet = await s.quiet(0.1)
-        assert [(m["method"], m.get("params")) for m in quiet] == [
+        # posted before the request is read, so written before its answer
+        listed = await s.request("tools/list", {"_meta": META})
+        since_ack = s.upto(listed)[s.messages.index(ack) + 1 : -1]
+        assert [(m["method"], m.get("params")) for m in since_ack] == [
             ("notifications/tools/list_changed", {"_meta": {SUB: "listen-1"}}),
             (
                 "notifications/resources/updated",
@@ -77,10 +78,22 @@ async def test_cancel_ends_the_stream_without_a_response() -> None:
     app = make_server()
     async with Session(app, revision_hint="2026-07-28") as s:
         await listen(s, {"toolsListChanged": True}, "L")
+        await listen(s, {"toolsListChanged": True}, "M")  # stays open: what L would have got
         await s.notify("notifications/cancelled", {"requestId": "L"})
-        await anyio.sleep(0.05)
+        listed = await s.request("tools/list", {"_meta": META})  # answered after the cancel
+        assert [t["name"] for t in listed["result"]["tools"]] == ["ping_tool"]
+        assert not s.conn.in_use("L")
+        assert s.conn.in_use("M")
         app.add_tool(lambda: "x", name="after")
-        assert [m for m in await s.quiet(0.1) if m.get("id") == "L" or "method" in m] == []
+        changed = await s.wait_for(lambda m: m.get("method") == "notifications/tools/list_changed")
+        assert changed["params"] == {"_meta": {SUB: "M"}}
+        # streams are told in the order they opened: L's would have come first
+        upto = s.upto(changed)
+        assert s.replies_to("L", upto) == []
+        assert [m for m in upto if m.get("method") == "notifications/tools/list_changed"] == [
+            changed
+        ]
+    assert s.replies_to("L") == []
 
 
 async def test_closing_answers_the_listen_request() -> None:

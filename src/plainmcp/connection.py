@@ -150,7 +150,7 @@ class Connection:
                 push(data)
             elif self._loop is not None:
                 with contextlib.suppress(RuntimeError):  # the loop has closed
-                    self._loop.call_soon_threadsafe(push, data)
+                    self._loop.call_soon_threadsafe(self._push_now, data)
             return
         if self._tasks is None:
             return
@@ -160,6 +160,11 @@ class Connection:
         elif self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop has closed
                 self._loop.call_soon_threadsafe(self._send_soon, data)
+
+    def _push_now(self, data: bytes) -> None:
+        push = self._push
+        if push is not None:  # None: the connection closed before this ran
+            push(data)
 
     def _send_soon(self, data: bytes) -> None:
         tasks = self._tasks

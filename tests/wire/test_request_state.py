@@ -463,9 +463,18 @@ def test_short_secret_refused(secret: bytes | str) -> None:
         StateSigner(secret)
 
 
-def test_secret_of_32_bytes_accepted() -> None:
-    StateSigner(b"x" * 32)
-    StateSigner("é" * 16)  # 32 bytes in UTF-8
+@pytest.mark.parametrize(
+    ("secret", "short"),
+    [(b"x" * 32, b"x" * 31), ("é" * 16, "é" * 15 + "x")],  # UTF-8: "é" is 2 bytes
+)
+def test_secret_of_32_bytes_accepted(secret: bytes | str, short: bytes | str) -> None:
+    """32 bytes is the least that signs; one byte fewer is refused, saying how many it had."""
+    s = signer(secret=secret)
+    assert verify(s, issue(s)).answers == ANSWERS
+    assert refusal(signer(secret=OTHER_SECRET), issue(s)) == ("tampered", TAMPERED)
+    with pytest.raises(ValueError) as refused:
+        StateSigner(short)
+    assert str(refused.value) == "the requestState secret is 31 bytes; at least 32 are required"
 
 
 def test_secret_of_wrong_type_refused() -> None:

@@ -51,6 +51,7 @@ class Call:
     methods: dict[Any, str] = field(default_factory=dict)
     _started: anyio.Event = field(default_factory=anyio.Event)
     _gone: anyio.Event = field(default_factory=anyio.Event)
+    _gone_read: anyio.Event = field(default_factory=anyio.Event)
     _more: anyio.Event = field(default_factory=anyio.Event)
     _read: int = 0
 
@@ -74,6 +75,12 @@ class Call:
 
     def disconnect(self) -> None:
         self._gone.set()
+
+    async def disconnect_read(self, timeout: float = 5.0) -> None:
+        """Wait until the app has read the disconnect (what it does about it, it does before
+        its next await: this returns after that)."""
+        with anyio.fail_after(timeout):
+            await self._gone_read.wait()
 
     def _validate(self, message: Any) -> None:
         items = message if isinstance(message, list) else [message]
@@ -171,6 +178,7 @@ async def open_call(
             delivered = True
             return {"type": "http.request", "body": data, "more_body": False}
         await call._gone.wait()
+        call._gone_read.set()
         return {"type": "http.disconnect"}
 
     async def send(message: Mapping[str, Any]) -> None:

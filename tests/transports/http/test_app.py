@@ -31,7 +31,17 @@ INIT = {
 }
 
 
-def make_server(events: list[str]) -> Server:
+class Slow:
+    """What the `slow` tool did: it says it started, then waits at `gate` until the test opens
+    it, or until it is cancelled (made per test: anyio events belong to the test's loop)."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+        self.started = anyio.Event()
+        self.gate = anyio.Event()
+
+
+def make_server(slow_trace: Slow) -> Server:
     app = Server("http-test", "1.0.0")
 
     @app.tool
@@ -49,14 +59,15 @@ def make_server(events: list[str]) -> Server:
 
     @app.tool
     async def slow(ctx: Context) -> str:
-        """Sleeps until cancelled."""
-        events.append("slow started")
+        """Waits for the test's gate, or until cancelled."""
+        slow_trace.events.append("slow started")
+        slow_trace.started.set()
         try:
-            await anyio.sleep(0.3)
+            await slow_trace.gate.wait()
         except anyio.get_cancelled_exc_class():
-            events.append("slow cancelled")
+            slow_trace.events.append("slow cancelled")
             raise
-        events.append("slow finished")
+        slow_trace.events.append("slow finished")
         return "finished"
 
     @app.tool
@@ -86,13 +97,13 @@ def make_server(events: list[str]) -> Server:
 
 
 @pytest.fixture
-def events() -> list[str]:
-    return []
+async def slow() -> Slow:
+    return Slow()
 
 
 @pytest.fixture
-def server(events: list[str]) -> Server:
-    return make_server(events)
+def server(slow: Slow) -> Server:
+    return make_server(slow)
 
 
 @pytest.fixture
@@ -255,13 +266,53 @@ async def test_delete_ends_the_session(http: HttpApp) -> None:
     assert again.status == 404
 
 
+class Clock:
+    """Seconds that pass only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 async def test_idle_sessions_expire(server: Server) -> None:
-    http = server.http_app(session_idle_timeout=0.05)
-    session = await open_session(http)
-    await anyio.sleep(0.1)
-    after = await request(http, body=rpc(2, "tools/list"), headers=in_session(session))
+    clock = Clock()
+    http = server.http_app(session_idle_timeout=60, clock=clock)
+    session, other = await open_session(http), await open_session(http)
+    clock.now += 60  # idle for exactly the timeout: still alive
+    kept = await request(http, body=rpc(2, "ping"), headers=in_session(session))
+    assert (kept.status, kept.json()) == (200, {"jsonrpc": "2.0", "id": 2, "result": {}})
+    clock.now += 60.5  # `session` was used 60.5 s ago, `other` 120.5 s ago
+    assert len(http.sessions) == 2  # nothing expires in the background
+    gone = await request(http, body=rpc(3, "tools/list"), headers=in_session(other))
+    assert gone.status == 404
+    assert gone.json()["error"] == {
+        "code": -32600,
+        "message": "Session not found: initialize again",
+    }
+    assert [s.id for s in http.sessions] == [session]
+    after = await request(http, body=rpc(4, "tools/list"), headers=in_session(session))
     assert after.status == 404
     assert len(http.sessions) == 0
+
+
+async def test_a_session_with_an_open_get_stream_does_not_expire(server: Server) -> None:
+    clock = Clock()
+    http = server.http_app(session_idle_timeout=60, clock=clock)
+    session = await open_session(http)
+    async with open_call(
+        http, "GET", headers={**in_session(session), "accept": "text/event-stream"}
+    ) as stream:
+        await stream.started()
+        clock.now += 3600
+        call = await request(http, body=rpc(2, "ping"), headers=in_session(session))
+        assert (call.status, call.json()) == (200, {"jsonrpc": "2.0", "id": 2, "result": {}})
+        stream.disconnect()
+    # the stream has ended (open_call waits for the app): idle time counts again
+    clock.now += 60.5
+    after = await request(http, body=rpc(3, "ping"), headers=in_session(session))
+    assert after.status == 404
 
 
 async def test_a_different_supported_version_header_is_accepted_in_a_session(
@@ -332,16 +383,21 @@ async def test_a_tool_that_raises_is_an_error_result_without_the_traceback(http:
     assert after.json() == {"jsonrpc": "2.0", "id": 3, "result": {}}
 
 
-async def test_a_legacy_disconnect_does_not_cancel_the_request(
-    http: HttpApp, events: list[str]
-) -> None:
+async def test_a_legacy_disconnect_does_not_cancel_the_request(http: HttpApp, slow: Slow) -> None:
     session = await open_session(http)
     async with open_call(
         http, body=rpc(2, "tools/call", name="slow", arguments={}), headers=in_session(session)
     ) as call:
-        await anyio.sleep(0.05)
+        with anyio.fail_after(5):
+            await slow.started.wait()
         call.disconnect()
-    assert events == ["slow started", "slow finished"]
+        await call.disconnect_read()  # a cancellation would have been asked for by now
+        slow.gate.set()
+    # open_call has waited for the app, which waited for the tool
+    assert slow.events == ["slow started", "slow finished"]
+    assert call.body == b""  # the client has gone: the reply is not written
+    after = await request(http, body=rpc(3, "ping"), headers=in_session(session))
+    assert after.json() == {"jsonrpc": "2.0", "id": 3, "result": {}}
 
 
 # --- the GET stream --------------------------------------------------------------------------
@@ -572,18 +628,19 @@ async def test_input_required_round_trip_over_http(http: HttpApp) -> None:
     ]
 
 
-async def test_closing_a_stateless_stream_cancels_the_tool(
-    http: HttpApp, events: list[str]
-) -> None:
+async def test_closing_a_stateless_stream_cancels_the_tool(http: HttpApp, slow: Slow) -> None:
     async with open_call(
         http,
         body=stateless_call(1, "slow", {}),
         headers=stateless_headers("tools/call", "slow"),
         revision=STATELESS,
     ) as call:
-        await anyio.sleep(0.05)
+        with anyio.fail_after(5):
+            await slow.started.wait()
         call.disconnect()
-    assert events == ["slow started", "slow cancelled"]
+        await call.disconnect_read()
+        slow.gate.set()  # too late: the tool was cancelled when the stream closed
+    assert slow.events == ["slow started", "slow cancelled"]
     after = await request(
         http,
         body=stateless_call(2, "add", {"a": 1, "b": 1}),

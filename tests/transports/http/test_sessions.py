@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import anyio
 import pytest
 
@@ -25,9 +23,9 @@ def test_session_ids_are_random_visible_ascii() -> None:
 
 async def test_idle_sessions_are_swept_and_busy_or_streaming_ones_are_kept() -> None:
     server = Server("s")
-    table = Sessions(idle_timeout=10, limit=2)
-    old = Session("old", server.connect(ignore), last_active=time.monotonic() - 60)
-    streaming = Session("streaming", server.connect(ignore), last_active=time.monotonic() - 60)
+    table = Sessions(idle_timeout=10, limit=2, clock=lambda: 1000.0)
+    old = Session("old", server.connect(ignore), last_active=940.0)
+    streaming = Session("streaming", server.connect(ignore), last_active=940.0)
     receive = streaming.open_stream()
     table.add(old)
     table.add(streaming)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -80,14 +81,16 @@ class HttpApp:
         max_sessions: int = 10_000,
         keepalive_interval: float = 15.0,
         auth: BearerAuth | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`clock`: seconds, what session idle time is measured with (tests pass their own)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
         if max_body_bytes < 1:
             raise ValueError("max_body_bytes must be positive")
         self.max_body_bytes = max_body_bytes
-        self.sessions = Sessions(session_idle_timeout, max_sessions)
+        self.sessions = Sessions(session_idle_timeout, max_sessions, clock)
         self.keepalive_interval = keepalive_interval
         self.auth = auth
         self._live: set[Connection] = set()
@@ -274,7 +277,12 @@ class HttpApp:
         conn = self.server.connect(session_send, push=session_push)
         conn.principal = principal
         conn.bind()
-        session = Session(session_id, conn, subject=principal.subject if principal else None)
+        session = Session(
+            session_id,
+            conn,
+            subject=principal.subject if principal else None,
+            last_active=self.sessions.clock(),
+        )
         holder.append(session)
         self.sessions.add(session)
         header = [(b"mcp-session-id", session_id.encode())]

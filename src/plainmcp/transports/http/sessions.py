@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import anyio
@@ -61,11 +61,15 @@ class Session:
 
 
 class Sessions:
-    """The live sessions, by id."""
+    """The live sessions, by id. `clock` (seconds, `time.monotonic` by default) is what idle
+    time is measured with: tests advance their own instead of sleeping."""
 
-    def __init__(self, idle_timeout: float, limit: int) -> None:
+    def __init__(
+        self, idle_timeout: float, limit: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.idle_timeout = idle_timeout
         self.limit = limit
+        self.clock = clock
         self._by_id: dict[str, Session] = {}
 
     def __len__(self) -> int:
@@ -86,7 +90,7 @@ class Sessions:
         session = self._by_id.get(session_id)
         if session is None:
             return None
-        now = time.monotonic()
+        now = self.clock()
         if session.idle(now, self.idle_timeout):
             self.end(session)
             return None
@@ -100,7 +104,7 @@ class Sessions:
         session.conn.close()
 
     def sweep(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
         for session in list(self._by_id.values()):
             if session.idle(now, self.idle_timeout):
                 self.end(session)
