@@ -312,7 +312,7 @@ def _connect_and_run(target: str, protocol: str, body: Callable[[Client], Any]) 
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from plainmcp.transports.stdio import claim_stdout
+    from plainmcp.transports.stdout import claim_stdout
 
     if not args.http:
         claim_stdout()  # before the user's module is imported: its prints go to stderr
@@ -558,6 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from plainmcp.transports.stdout import release_stdout
+
+    release_stdout()  # the command decides: `run` claims stdout, the others print to it
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
