@@ -99,3 +99,13 @@ def test_it_stands_for_the_stream_it_holds() -> None:
     assert held.isatty() is False
     with pytest.raises(TypeError, match="must be str, not bytes"):
         held.write(b"bytes")  # type: ignore[arg-type]
+
+
+def test_decided_for_itself_it_writes_to_the_stream_it_holds() -> None:
+    # claim_stdout() decides for sys.stderr, which a program may have pointed at sys.stdout
+    target = Target()
+    held = HeldStdout(target)
+    held.write("held\n")
+    held.decide(held)  # type: ignore[arg-type]
+    held.write("after\n")
+    assert target.written() == b"held\nafter\n"

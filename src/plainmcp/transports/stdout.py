@@ -8,7 +8,8 @@ was flushed (`print(..., flush=True)`, or any print under `PYTHONUNBUFFERED=1`):
 reached the client.
 
 So `import plainmcp` holds `sys.stdout` (`hold_stdout()`) when the process could be a stdio server
-for a program: stdout is a pipe or socket and stdin is not a terminal. Writes are kept, in order,
+for a program: stdout is a pipe or socket and stdin is not a terminal (a host pipes both; at a
+terminal a person reads the output, so nothing is held). Writes are kept, in order,
 until the process shows what it is:
 
 - it serves stdio (`claim_stdout()`): the held output goes to stderr;
@@ -20,10 +21,12 @@ until the process shows what it is:
 
 Guessing instead (a pipe on stdout means a server) would send a client script's output to
 stderr; holding costs only a delay in programs that are neither servers nor clients, and no
-delay at all when stdout is a terminal or a file. Not caught: `os.write(1, ...)`, C extensions
-and subprocesses writing to fd 1 before `run()` (`plainmcp run` catches those too, since it
-claims fd 1 before the import). Held output reaches stderr when `run()` starts, so it follows
-what was written to stderr meanwhile; after that, fd 1 itself points at stderr.
+delay at all when stdout is a terminal or a file. Not caught before `run()`: `os.write(1, ...)`,
+C extensions and subprocesses writing to fd 1, and what a server that opens a `Client` first (a
+proxy) prints after that; `plainmcp run` catches those too, since it claims fd 1 before the
+import. Held output reaches stderr when `run()` starts, so it follows what was written to stderr
+meanwhile; after that, fd 1 itself points at stderr. A process killed by a signal before it
+decides loses what it held (nothing is lost on a normal exit).
 """
 
 from __future__ import annotations
@@ -68,7 +71,8 @@ class HeldStdout(io.TextIOBase):
             if self._held is None:
                 return
             held, self._held = self._held, None
-            self._target = target
+            same: object = target
+            self._target = self.original if same is self else target  # no loop through itself
             for chunk in held:
                 self._emit(chunk)
             with contextlib.suppress(Exception):
