@@ -29,6 +29,9 @@ from plainmcp.resources import Contents, ResourceError, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob
+from plainmcp.transports.stdout import hold_stdout
+
+hold_stdout()  # until this process serves stdio or shows it does not (transports/stdout.py)
 
 __version__ = "0.1.0"
 """The package version; pyproject.toml reads it from here (hatch's version source)."""

@@ -428,7 +428,7 @@ def _imported(args: argparse.Namespace, load: Callable[[], T]) -> T | None:
 def cmd_run(args: argparse.Namespace) -> int:
     if args.http:
         return _run_http(args)
-    from plainmcp.transports.stdio import claim_stdout
+    from plainmcp.transports.stdout import claim_stdout
 
     given = _http_flags(args)
     if given:
@@ -734,6 +734,9 @@ def command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from plainmcp.transports.stdout import release_stdout
+
+    release_stdout()  # the command decides: `run` claims stdout, the others print to it
     top = build_parser().parse_args(argv)
     args = command_parser(top.command).parse_intermixed_args(top.rest)
     func: Callable[[argparse.Namespace], int] = args.func

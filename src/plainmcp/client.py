@@ -33,6 +33,7 @@ from plainmcp.content import (
     ResourceLink,
     Text,
 )
+from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
@@ -314,6 +315,7 @@ class Client:
     """An MCP client session. Make one with `Client.stdio(...)` or `Client.memory(server)`."""
 
     def __init__(self, send: Send, tasks: anyio.abc.TaskGroup) -> None:
+        release_stdout()  # a client's program prints to stdout, at once (transports/stdout.py)
         self._send_bytes = send
         self._tasks = tasks
         self._lock = anyio.Lock()

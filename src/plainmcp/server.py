@@ -330,7 +330,9 @@ class Server:
         max_sessions, keepalive_interval, auth, clock (docs/http.md).
         """
         from plainmcp.transports.http.app import HttpApp
+        from plainmcp.transports.stdout import release_stdout
 
+        release_stdout()  # stdout is not the protocol stream of an HTTP server
         return HttpApp(self, path=path, **options)
 
     def connect(self, send: Send, *, push: Callable[[bytes], None] | None = None) -> Connection:

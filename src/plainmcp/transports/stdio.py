@@ -1,8 +1,9 @@
 """stdio: newline-delimited JSON on stdin/stdout.
 
-File descriptor 1 belongs to the protocol. `claim_stdout()` moves it aside and points fd 1 at
-stderr, so a `print()`, a C extension or an import that writes to stdout cannot corrupt the
-stream. `plainmcp run` calls it before importing the user's module; `Server.run()` calls it too.
+File descriptor 1 belongs to the protocol. `claim_stdout()` (transports/stdout.py) moves it aside
+and points fd 1 at stderr, so a `print()`, a C extension or an import that writes to stdout cannot
+corrupt the stream. `plainmcp run` calls it before importing the user's module; `run()` calls it
+too, and sends there what `import plainmcp` held back from `sys.stdout` until then.
 """
 
 from __future__ import annotations
@@ -22,29 +23,15 @@ import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
+from plainmcp.transports.stdout import claim_stdout
+
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
 
-_protocol_fd: int | None = None
 _READ_CHUNK = 1 << 16
-
-
-def claim_stdout() -> int:
-    """Keep the real stdout for protocol messages; send everything else written there to stderr."""
-    global _protocol_fd
-    if _protocol_fd is None:
-        _protocol_fd = os.dup(1)
-        os.dup2(2, 1)
-        # Flush only now: what was printed before (an import that prints, while stdout is a
-        # block-buffered pipe) is still in the buffer and goes to stderr with fd 1, instead of
-        # corrupting the protocol stream.
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-        sys.stdout = sys.stderr
-    return _protocol_fd
 
 
 def _setup_logging() -> None:
