@@ -53,6 +53,14 @@ def make_server() -> Server:
         value: int = answer.content["n"]
         return value + 1
 
+    @app.tool
+    def bad_name() -> str:
+        return "report-\udcff.txt"  # what os.fsdecode makes of an undecodable file name
+
+    @app.tool
+    def ratios() -> dict:  # type: ignore[type-arg]
+        return {"inf": float("inf"), "nan": float("nan"), "big": BIG}
+
     return app
 
 
@@ -158,3 +166,28 @@ async def test_a_wide_integer_where_a_float_is_expected_is_read_as_a_number() ->
         )
         reply = await s.response(102)
         assert reply["result"]["content"] == [{"type": "text", "text": "5.902958103587057e+20"}]
+
+
+async def test_text_holding_a_lone_surrogate_is_an_error_result_naming_it() -> None:
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        assert await s.call("bad_name") == {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Tool 'bad_name' returned a value that cannot be sent: the text holds"
+                    " a lone surrogate (\\udcff) at index 7, which is not a Unicode character",
+                }
+            ],
+            "isError": True,
+        }
+
+
+async def test_nan_and_infinity_are_never_written() -> None:
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25")
+        result = await s.call("ratios")
+        assert result["content"] == [
+            {"type": "text", "text": '{"inf":null,"nan":null,"big":1180591620717411303424}'}
+        ]
+        assert "structuredContent" not in result  # a bare `-> dict` declares no output schema

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +19,8 @@ from typing import Any, ClassVar, Literal
 
 from plainmcp import images, mime
 from plainmcp.images import ImageObject
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Role = Literal["user", "assistant"]
 
@@ -91,6 +94,13 @@ class Text(ContentBlock):
     def __post_init__(self) -> None:
         if not isinstance(self.text, str):
             raise ContentError(f"Text needs a str, not {type(self.text).__name__}")
+        # No valid UTF-8 holds a lone surrogate (os.fsdecode of a bad name makes them): refused
+        # here, where a tool's result can still say so, not when the reply is written.
+        if not self.text.isascii() and (found := _LONE_SURROGATE.search(self.text)):
+            raise ContentError(
+                f"the text holds a lone surrogate ({ascii(found.group())[1:-1]}) at index"
+                f" {found.start()}, which is not a Unicode character"
+            )
 
 
 def _read_source(data: object, path: str | Path | None) -> bytes:
