@@ -14,10 +14,10 @@ import orjson
 import pytest
 
 from plainmcp.content import EmbeddedResource, Image, ResourceLink, Text
-from plainmcp.guards import BLOB_PREFIX, blob_key, blob_uri, guard, read_blob
+from plainmcp.guards import guard
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.results import CallResult
-from plainmcp.store import MemoryStore, StoredBlob
+from plainmcp.store import BLOB_PREFIX, MemoryStore, StoredBlob, blob_key, read_blob
 from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
@@ -452,24 +452,6 @@ async def test_a_failing_store_falls_back_to_asking_for_less(
         "The rest was not sent; ask for less, e.g. a narrower query or the next page]"
     )
     assert "could not store an offloaded payload of 50000 bytes" in caplog.text
-
-
-@pytest.mark.anyio
-async def test_blob_uris() -> None:
-    store = MemoryStore()
-    key = await store.put(b"abc", "text/plain", ttl=60)
-    assert blob_uri(key) == f"plainmcp://blob/{key}"
-    assert blob_key(blob_uri(key)) == key
-    assert await read_blob(blob_uri(key), store) == (b"abc", "text/plain")
-    for other in (
-        "file:///etc/passwd",
-        "plainmcp://blob/",
-        "plainmcp://blob/a/b",
-        "plainmcp://x/k",
-    ):
-        assert blob_key(other) is None
-        assert await read_blob(other, store) is None
-    assert await read_blob(blob_uri("unknown"), store) is None
 
 
 def test_limits_are_checked() -> None:

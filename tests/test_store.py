@@ -1,4 +1,4 @@
-"""MemoryStore: put/get, TTL with a fake clock, the byte bound, unguessable keys."""
+"""MemoryStore: put/get, TTL with a fake clock, the byte bound, unguessable keys; blob URIs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from plainmcp.store import BlobStore, MemoryStore, StoredBlob, StoreFull
+from plainmcp.store import (
+    BlobStore,
+    MemoryStore,
+    StoredBlob,
+    StoreFull,
+    blob_key,
+    blob_uri,
+    read_blob,
+)
 
 
 class Clock:
@@ -88,3 +96,21 @@ async def test_bad_arguments() -> None:
         MemoryStore(max_bytes=0)
     with pytest.raises(ValueError, match="ttl must be positive"):
         await MemoryStore().put(b"x", "text/plain", ttl=0)
+
+
+@pytest.mark.anyio
+async def test_blob_uris() -> None:
+    store = MemoryStore()
+    key = await store.put(b"abc", "text/plain", ttl=60)
+    assert blob_uri(key) == f"plainmcp://blob/{key}"
+    assert blob_key(blob_uri(key)) == key
+    assert await read_blob(blob_uri(key), store) == (b"abc", "text/plain")
+    for other in (
+        "file:///etc/passwd",
+        "plainmcp://blob/",
+        "plainmcp://blob/a/b",
+        "plainmcp://x/k",
+    ):
+        assert blob_key(other) is None
+        assert await read_blob(other, store) is None
+    assert await read_blob(blob_uri("unknown"), store) is None

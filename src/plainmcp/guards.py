@@ -15,24 +15,22 @@ from __future__ import annotations
 import dataclasses
 import logging
 import mimetypes
-import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
 from plainmcp.options import PayloadLimits
-from plainmcp.store import BlobStore
+from plainmcp.store import BlobStore, blob_uri
+from plainmcp.store import blob_key as blob_key  # server.py imports it from here
+from plainmcp.store import read_blob as read_blob  # server.py imports it from here
+from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut
 
 if TYPE_CHECKING:
     from plainmcp.results import CallResult
 
 log = logging.getLogger("plainmcp")
 
-BLOB_PREFIX = "plainmcp://blob/"
-"""URIs of offloaded payloads; `resources/read` serves them through `read_blob`."""
-
-_KEY = re.compile(r"[A-Za-z0-9._~-]+")
 _NO_LIMIT = sys.maxsize
 
 MIN_CUT = 600
@@ -43,32 +41,6 @@ RESERVE = 500
 left out, so the marker itself stays within the per-result ceiling."""
 
 ASK_LESS = "The rest was not sent; ask for less, e.g. a narrower query or the next page"
-# (boundary, how many of its characters stay): paragraph, line, word; for JSON, line, the end
-# of an object or array in a list, then any comma.
-Boundaries = Sequence[tuple[str, int]]
-_TEXT_BOUNDARIES: Boundaries = (("\n\n", 0), ("\n", 0), (" ", 0))
-_JSON_BOUNDARIES: Boundaries = (("\n", 0), ("},", 1), ("],", 1), (",", 0))
-
-
-def blob_uri(key: str) -> str:
-    return BLOB_PREFIX + key
-
-
-def blob_key(uri: str) -> str | None:
-    """The store key in a `plainmcp://blob/<key>` URI, or None for any other URI."""
-    if not uri.startswith(BLOB_PREFIX):
-        return None
-    key = uri[len(BLOB_PREFIX) :]
-    return key if _KEY.fullmatch(key) else None
-
-
-async def read_blob(uri: str, store: BlobStore) -> tuple[bytes, str] | None:
-    """The bytes and MIME type behind an offload URI; None when unknown, expired or not ours."""
-    key = blob_key(uri)
-    if key is None:
-        return None
-    blob = await store.get(key)
-    return None if blob is None else (blob.data, blob.mime_type)
 
 
 async def guard(
@@ -213,7 +185,7 @@ class _Guard:
 
         caps = (self.limits.text_block, self.limits.text_result, limit)
         cap = min(c for c in caps if c is not None)
-        return (Text(_cut(text, cap, marker, _JSON_BOUNDARIES)), *content, *link)
+        return (Text(cut(text, cap, marker, JSON_BOUNDARIES)), *content, *link)
 
     # --- content blocks ----------------------------------------------------------------
 
@@ -303,7 +275,7 @@ class _Guard:
 
         out: list[ContentBlock] = [
             Text(
-                _cut(text, cap, marker, _TEXT_BOUNDARIES),
+                cut(text, cap, marker, TEXT_BOUNDARIES),
                 annotations=block.annotations,
                 meta=block.meta,
             )
@@ -419,30 +391,6 @@ class _Guard:
             ),
             annotations=block.annotations,
         )
-
-
-# --- text cutting --------------------------------------------------------------------------
-
-
-def _cut(text: str, cap: int, marker: Callable[[int], str], boundaries: Boundaries) -> str:
-    """`text` cut at a clean boundary so that it and its marker fit in `cap` characters."""
-    # The marker for the full length is the longest it can be (kept <= total has no more digits).
-    room = max(cap - len(marker(len(text))), 0)
-    kept = text[: cut_point(text, room, boundaries)].rstrip()
-    return kept + marker(len(kept))
-
-
-def cut_point(text: str, room: int, boundaries: Boundaries = _TEXT_BOUNDARIES) -> int:
-    """Where to cut to keep at most `room` characters: the first boundary kind found in the
-    last fifth of the room (paragraph, then line, then word), else exactly at `room`."""
-    if len(text) <= room:
-        return len(text)
-    floor = room - room // 5
-    for boundary, kept in boundaries:
-        at = text.rfind(boundary, floor, room - kept + len(boundary))
-        if at >= 0:
-            return at + kept
-    return room
 
 
 def _duration(seconds: float) -> str:

@@ -1,12 +1,14 @@
 """Where payloads too large to inline go: a small store interface and its in-memory default.
 
 The payload guards (guards.py) put oversized text and binaries here and hand the model a
-`plainmcp://blob/<key>` link; `resources/read` serves it back. The interface is two async calls so
-that a store shared by many processes (Redis) can follow without changing the guards.
+`plainmcp://blob/<key>` link (`blob_uri`); `resources/read` serves it back (`read_blob`). The
+interface is two async calls so that a store shared by many processes (Redis) can follow without
+changing the guards.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -47,6 +49,33 @@ class BlobStore(Protocol):
     async def get(self, key: str) -> StoredBlob | None:
         """The payload, or None when the key is unknown or has expired."""
         ...
+
+
+BLOB_PREFIX = "plainmcp://blob/"
+"""URIs of offloaded payloads; `resources/read` serves them through `read_blob`."""
+
+_KEY = re.compile(r"[A-Za-z0-9._~-]+")
+
+
+def blob_uri(key: str) -> str:
+    return BLOB_PREFIX + key
+
+
+def blob_key(uri: str) -> str | None:
+    """The store key in a `plainmcp://blob/<key>` URI, or None for any other URI."""
+    if not uri.startswith(BLOB_PREFIX):
+        return None
+    key = uri[len(BLOB_PREFIX) :]
+    return key if _KEY.fullmatch(key) else None
+
+
+async def read_blob(uri: str, store: BlobStore) -> tuple[bytes, str] | None:
+    """The bytes and MIME type behind an offload URI; None when unknown, expired or not ours."""
+    key = blob_key(uri)
+    if key is None:
+        return None
+    blob = await store.get(key)
+    return None if blob is None else (blob.data, blob.mime_type)
 
 
 class MemoryStore:

@@ -1,6 +1,7 @@
 """Writing HTTP answers through ASGI: plain JSON bodies, and SSE streams with keep-alives.
 
-The ASGI plumbing the endpoint (app.py) needs, kept apart so that app.py reads as the protocol.
+The ASGI plumbing the endpoint (app.py, handshake.py, stateless.py, answer.py) needs, kept apart
+so that those read as the protocol.
 """
 
 from __future__ import annotations

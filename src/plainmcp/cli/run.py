@@ -1,0 +1,106 @@
+"""`plainmcp run`: serve a server over stdio (stdout guarded before the import) or Streamable
+HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from plainmcp.cli.target import load_server, load_target, split_target
+from plainmcp.cli.usage import UsageError
+
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+    from plainmcp.transports.http.app import HttpApp
+
+T = TypeVar("T")
+
+
+def _require_uvicorn() -> None:
+    """Checked before the user's module is imported and before any "serving" line."""
+    try:
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "--http needs uvicorn, which is not installed: pip install 'plainmcp[http]'"
+        ) from None
+
+
+def _http_flags(args: argparse.Namespace) -> list[str]:
+    """The HTTP options given on the command line (their defaults are None, to tell)."""
+    flags = {
+        "--host": args.host,
+        "--port": args.port,
+        "--path": args.path,
+        "--allowed-host": args.allowed_host,
+        "--allowed-origin": args.allowed_origin,
+    }
+    return [flag for flag, value in flags.items() if value is not None]
+
+
+def _http_app(args: argparse.Namespace, name: str, target: Server | HttpApp) -> HttpApp:
+    """The app to serve: an HttpApp as it was made, else the Server's with the flags' options."""
+    from plainmcp.server import Server
+
+    if isinstance(target, Server):
+        return target.http_app(
+            path=args.path or "/mcp",
+            allowed_hosts=args.allowed_host or (),
+            allowed_origins=args.allowed_origin or (),
+        )
+    given = [f for f in _http_flags(args) if f in ("--path", "--allowed-host", "--allowed-origin")]
+    if given:
+        raise UsageError(
+            f"{name} is an HttpApp with its own path, allowed hosts and origins; set them in"
+            f" http_app(...), not with {', '.join(given)}"
+        )
+    return target
+
+
+def _imported(args: argparse.Namespace, load: Callable[[], T]) -> T | None:
+    """`load()`, or None once the traceback of the user's module failing to import is shown."""
+    try:
+        return load()
+    except UsageError:
+        raise
+    except Exception:
+        traceback.print_exc()
+        print(
+            f"plainmcp {args.caller}: importing {args.target} failed (see above)", file=sys.stderr
+        )
+        return None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.http:
+        return _run_http(args)
+    from plainmcp.transports.stdout import claim_stdout
+
+    given = _http_flags(args)
+    if given:
+        raise UsageError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --http")
+    claim_stdout()  # before the user's module is imported: its prints go to stderr
+    server = _imported(args, lambda: load_server(args.target))
+    if server is None:
+        return 1
+    server.run()
+    return 0
+
+
+def _run_http(args: argparse.Namespace) -> int:
+    _require_uvicorn()
+    found = _imported(args, lambda: load_target(args.target, http=True))
+    if found is None:
+        return 1
+    from plainmcp.transports.http.serve import serve_http
+
+    name, target = found
+    app = _http_app(args, f"{split_target(args.target)[0]}:{name}", target)
+    host = args.host or "127.0.0.1"
+    port = 8000 if args.port is None else args.port
+    print(f"plainmcp {args.caller}: serving http://{host}:{port}{app.path}", file=sys.stderr)
+    serve_http(app, host=host, port=port)
+    return 0

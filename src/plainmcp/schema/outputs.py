@@ -1,0 +1,191 @@
+"""Tool output schemas from return annotations (or as written by hand), and the strict check of
+structured values against them before they are sent."""
+
+from __future__ import annotations
+
+import copy
+import enum
+import inspect
+import math
+import pathlib
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import (
+    PydanticSchemaGenerationError,
+    PydanticUserError,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic_core import PydanticSerializationError
+
+from plainmcp.schema.errors import FieldError, OutputMismatch
+from plainmcp.schema.generator import Generator
+from plainmcp.schema.refs import inline_refs
+from plainmcp.schema.validation import field_errors, json_bytes, jsonschema_check
+from plainmcp.wire import json as wire_json
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """A tool's output schema and a strict check of wire values (JSON-compatible) against it."""
+
+    schema: dict[str, Any]
+    _check: Callable[[Any], list[FieldError]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    _check_json: Callable[[bytes], list[FieldError]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    _surely_fits: Callable[[Any], bool] | None = field(default=None, repr=False, compare=False)
+    """For schemas that only say "an object" or "an array of objects" (`dict[str, Any]`,
+    `list[dict]`): a look at the Python value's types that, when True, proves the encoded value
+    matches, so a large result skips re-parsing its JSON. False proves nothing."""
+
+    def check(self, value: Any) -> None:
+        """Raise OutputMismatch naming each mismatch; JSON types are strict ("5" is no int)."""
+        if self._check is not None:
+            errors = self._check(value)
+            if errors:
+                raise OutputMismatch(errors)
+
+    def check_json(self, data: bytes, value: Any = None) -> None:
+        """`check` for a value already encoded, without decoding it again when avoidable.
+        `value` is what `data` encodes, when the caller has it."""
+        if value is not None and self._surely_fits is not None and self._surely_fits(value):
+            return
+        if self._check_json is not None:
+            errors = self._check_json(data)
+            if errors:
+                raise OutputMismatch(errors)
+        elif self._check is not None:
+            self.check(wire_json.loads(data))
+
+
+_UNSTRUCTURED: tuple[Any, ...] = (
+    Any,
+    object,
+    None,
+    type(None),
+    str,
+    bytes,
+    bytearray,
+    list,
+    dict,
+    tuple,
+    set,
+    frozenset,
+)
+
+
+def output_spec(annotation: Any) -> OutputSpec | None:
+    """The output spec of a return annotation, or None when it says nothing about the shape.
+
+    None for: no annotation, Any, object, None, str, bytes, bytearray, paths, and bare
+    list/dict/tuple/set/frozenset (`-> list` often means "caption plus image", not data).
+    Everything else gets pydantic's serialization-mode schema; a type pydantic cannot describe
+    raises TypeError.
+    """
+    if _is_unstructured(annotation):
+        return None
+    try:
+        adapter: TypeAdapter[Any] = TypeAdapter(annotation)
+        raw = adapter.json_schema(mode="serialization", schema_generator=Generator)
+    except (PydanticSchemaGenerationError, PydanticUserError) as exc:
+        raise TypeError(
+            f"cannot build an output schema for return type {annotation!r}: {exc}"
+        ) from exc
+
+    def check_json(data: bytes) -> list[FieldError]:
+        try:
+            adapter.validate_json(data, strict=True)
+        except ValidationError as exc:
+            return field_errors(exc)
+        except PydanticSerializationError as exc:  # pragma: no cover - defensive
+            return [FieldError("", str(exc))]
+        return []
+
+    def check(value: Any) -> list[FieldError]:
+        try:  # orjson as the result is written (NaN as null); else exact for wide integers
+            data = json_bytes(value)
+        except (TypeError, ValueError) as exc:
+            return [FieldError("", f"Value is not JSON-serializable: {exc}")]
+        return check_json(data)
+
+    schema = inline_refs(raw)
+    return OutputSpec(
+        schema=schema,
+        _check=check,
+        _check_json=check_json,
+        _surely_fits=_shape_only_check(schema),
+    )
+
+
+def _shape_only_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """A type check of Python values that settles `schema`, when the schema says nothing more
+    than JSON types: `{}`, `{"type": "integer"}`, objects with any keys, arrays (else None).
+
+    Each Python type here encodes to exactly that JSON type (a `dict` to an object, a `list` to
+    an array, an `int` to an integer), so where the check says True, pydantic would too; other
+    values (tuples, models, NaN) go to pydantic, which names what is wrong.
+    """
+    if not schema:
+        return _anything
+    kind = schema.get("type")
+    keys = set(schema)
+    if keys == {"type"} and kind in _SCALARS:
+        return _SCALARS[kind]
+    if kind == "object" and keys <= {"type", "additionalProperties"}:
+        extra = schema.get("additionalProperties", True)
+        if extra is True or extra == {}:
+            return lambda value: type(value) is dict
+        members = _shape_only_check(extra) if isinstance(extra, dict) else None
+        if members is None:
+            return None
+        return lambda value: type(value) is dict and all(map(members, value.values()))
+    if kind == "array" and keys <= {"type", "items"}:
+        items = _shape_only_check(schema.get("items", {}))
+        if items is None:
+            return None
+        return lambda value: type(value) is list and all(map(items, value))
+    return None
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+_SCALARS: dict[str, Callable[[Any], bool]] = {
+    "integer": lambda value: type(value) is int,
+    "boolean": lambda value: type(value) is bool,
+    "string": lambda value: type(value) is str,
+    "number": lambda value: type(value) is int or (type(value) is float and math.isfinite(value)),
+}
+
+
+def _is_unstructured(annotation: Any) -> bool:
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    if annotation is inspect.Parameter.empty:
+        return True
+    if any(annotation is plain for plain in _UNSTRUCTURED):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin in (list, dict, tuple, set, frozenset) and not typing.get_args(annotation):
+        return True  # typing.List, typing.Dict, ... without parameters
+    return (
+        isinstance(annotation, type)
+        and issubclass(annotation, pathlib.PurePath)
+        and not issubclass(annotation, enum.Enum)
+    )
+
+
+def schema_output_spec(schema: Mapping[str, Any]) -> OutputSpec:
+    """An output spec for a hand-written schema, kept as given apart from inlined refs.
+
+    check() validates with `jsonschema` (the `validation` extra) when it is installed.
+    """
+    given = copy.deepcopy(dict(schema))
+    return OutputSpec(schema=inline_refs(given), _check=jsonschema_check(given, "output"))

@@ -1,0 +1,225 @@
+"""The handshake-era endpoint: `initialize` makes a session (`Mcp-Session-Id`), the client POSTs
+its messages to it, may open a GET stream for the server's own messages, and ends it with DELETE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.transports.http import rules
+from plainmcp.transports.http.answer import Posted, answer
+from plainmcp.transports.http.responses import (
+    AsgiSend,
+    Receive,
+    Writer,
+    accepted,
+    send_error,
+    send_json,
+    send_text,
+    until_disconnect,
+)
+from plainmcp.transports.http.security import Principal
+from plainmcp.transports.http.sessions import Session, new_session_id
+from plainmcp.transports.http.stateless import stateless_version
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.jsonrpc import (
+    INVALID_REQUEST,
+    Message,
+    Notification,
+    Request,
+    Response,
+    RpcError,
+)
+
+if TYPE_CHECKING:
+    from plainmcp.transports.http.app import HttpApp
+
+ALLOW_POST = [(b"allow", b"POST")]
+
+
+async def initialize(
+    app: HttpApp, request: Request, principal: Principal | None, receive: Receive, send: AsgiSend
+) -> None:
+    if app.sessions.full():
+        await send_error(
+            send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
+        )
+        return
+    session_id = new_session_id()
+    holder: list[Session] = []
+
+    async def session_send(data: bytes) -> None:
+        if holder:
+            await holder[0].send(data)
+
+    def session_push(data: bytes) -> None:
+        if holder:
+            holder[0].push(data)
+
+    conn = app.server.connect(session_send, push=session_push)
+    conn.principal = principal
+    conn.bind()
+    session = Session(
+        session_id,
+        conn,
+        subject=principal.subject if principal else None,
+        last_active=app.sessions.clock(),
+    )
+    holder.append(session)
+    app.sessions.add(session)
+    header = [(b"mcp-session-id", session_id.encode())]
+
+    def kept(reply: dict[str, Any]) -> bool:
+        if "error" in reply:
+            app.sessions.end(session)
+            return False
+        return True
+
+    posted = Posted(conn, [request], receive, send, headers=header, on_reply=kept)
+    await answer(posted, app.keepalive_interval)
+
+
+async def find_session(
+    app: HttpApp, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+) -> Session | None:
+    """The request's session, or None after answering 400/404."""
+    session_id = headers.get("mcp-session-id")
+    if session_id is None:
+        await send_error(
+            send,
+            400,
+            RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"),
+        )
+        return None
+    problem = rules.session_version_error(headers.get("mcp-protocol-version"))
+    if problem is not None:
+        await send_error(send, 400, problem)
+        return None
+    session = app.sessions.get(session_id.strip())
+    if session is None or (
+        session.subject is not None and (principal is None or principal.subject != session.subject)
+    ):
+        await send_error(
+            send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again")
+        )
+        return None
+    if principal is not None:
+        session.conn.principal = principal
+    return session
+
+
+async def post_to_session(
+    app: HttpApp,
+    session: Session,
+    messages: list[Message],
+    batch: bool,
+    receive: Receive,
+    send: AsgiSend,
+) -> None:
+    conn = session.conn
+    rev = conn.revision
+    if batch and (rev is None or not rev.batches):
+        version = rev.version if rev else "none negotiated"
+        await send_error(
+            send,
+            400,
+            RpcError(
+                INVALID_REQUEST,
+                "Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
+                f" (this session: {version})",
+            ),
+        )
+        return
+    requests: list[Request] = []
+    refusals: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, Request):
+            if (
+                message.method == "initialize"
+                or conn.in_use(message.id)
+                or any(r.id == message.id for r in requests)
+            ):
+                why = (
+                    "initialize must be the first request of a session"
+                    if message.method == "initialize"
+                    else f"Invalid Request: id {message.id!r} is in use"
+                )
+                refusals.append(jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why)))
+            else:
+                requests.append(message)
+        elif isinstance(message, Notification | Response):
+            conn.accept(message)
+        elif message.reply:
+            refusals.append(jsonrpc.error_message(message.id, message.error))
+    if not requests and not refusals:
+        await accepted(send)
+        return
+    if not requests:
+        await send_json(send, 400 if not batch else 200, refusals if batch else refusals[0])
+        return
+    posted = Posted(conn, requests, receive, send, batch=batch, extra=refusals)
+    await answer(posted, app.keepalive_interval)
+
+
+async def get_stream(
+    app: HttpApp,
+    headers: dict[str, str],
+    principal: Principal | None,
+    receive: Receive,
+    send: AsgiSend,
+) -> None:
+    """GET: the session's stream of the server's own messages (one at a time)."""
+    if stateless_version(headers.get("mcp-protocol-version")):
+        await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", ALLOW_POST)
+        return
+    if not rules.accepts_stream(headers.get("accept")):
+        await send_error(
+            send,
+            406,
+            RpcError(INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"),
+        )
+        return
+    session = await find_session(app, headers, principal, send)
+    if session is None:
+        return
+    if session.stream is not None:
+        await send_error(
+            send,
+            409,
+            RpcError(INVALID_REQUEST, "Conflict: this session's stream is already open"),
+        )
+        return
+    stream = session.open_stream()
+    gone = asyncio.Event()
+    writer = Writer(send, gone, [], app.keepalive_interval)
+
+    def client_gone(_: object) -> None:
+        gone.set()
+        session.close_stream()  # ends the loop below
+
+    watcher = asyncio.get_running_loop().create_task(until_disconnect(receive))
+    watcher.add_done_callback(client_gone)
+    try:
+        await writer.start_stream()
+        async with stream:
+            async for data in stream:
+                await writer.event(data)
+        await writer.finish()
+    finally:
+        writer.stop()
+        watcher.cancel()
+        session.close_stream()
+
+
+async def delete_session(
+    app: HttpApp, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+) -> None:
+    if stateless_version(headers.get("mcp-protocol-version")):
+        await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", ALLOW_POST)
+        return
+    session = await find_session(app, headers, principal, send)
+    if session is None:
+        return
+    app.sessions.end(session)
+    await accepted(send, 204)
