@@ -22,10 +22,11 @@ from plainmcp.context import (
     Root,
     SampleResult,
 )
+from plainmcp.errors import ResourceError
 from plainmcp.headers import Header
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Message, PromptError, PromptResult
-from plainmcp.resources import Contents, ResourceError, safe_join
+from plainmcp.resource_contents import Contents, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob

@@ -9,17 +9,16 @@ completer; `render.completion_result` writes the wire form.
 from __future__ import annotations
 
 import enum
-import functools
 import inspect
-import logging
 import types
 import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
-from plainmcp.workers import run_in_worker
+from plainmcp.errors import Failures
+from plainmcp.invoke import FunctionSpec, function_spec, invoke, is_async
+from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
 __all__ = [
     "MAX_VALUES",
@@ -33,8 +32,6 @@ __all__ = [
     "completer_for",
     "read_request",
 ]
-
-log = logging.getLogger("plainmcp")
 
 MAX_VALUES = 100
 """The spec's limit on `completion.values`."""
@@ -136,6 +133,41 @@ def _annotation(fn: Callable[..., Any], param: str) -> Any:
     return parameter.annotation
 
 
+class CompletionFailures(Failures):
+    """`completion/complete` is a request, so its failures are JSON-RPC errors; nothing a
+    completer raises is a refusal, and none shows its details."""
+
+    refusals = ()
+
+    def label(self, name: str) -> str:
+        return name  # the caller's label names the argument
+
+    def failed(self, name: str, exc: Exception, error_id: str | None) -> Exception:
+        return self.error(f"Internal error: {name} failed")
+
+
+FAILURES = CompletionFailures()
+
+
+def completer_spec(completer: Completer, label: str = "completion") -> FunctionSpec:
+    """A completer as a function `invoke` runs: called with (value, arguments), its iterable
+    consumed where it runs (a sync generator does its work lazily, in the thread)."""
+    if is_async(completer):
+
+        async def run_async(value: str, arguments: Mapping[str, str]) -> list[str]:
+            return _collect(await completer(value, arguments))  # type: ignore[misc]
+
+        return function_spec(run_async, label, FAILURES, signature=False)
+
+    def run_sync(value: str, arguments: Mapping[str, str]) -> list[str]:
+        result = completer(value, arguments)
+        if inspect.isawaitable(result):
+            raise TypeError("a completer returned an awaitable from a sync call; declare it async")
+        return _collect(result)
+
+    return function_spec(run_sync, label, FAILURES, signature=False)
+
+
 async def complete(
     completer: Completer | None,
     value: str,
@@ -152,34 +184,14 @@ async def complete(
     if completer is None:
         return CompletionResult(values=[], total=0, has_more=False)
     args = dict(context_args or {})
-    try:
-        if isinstance(completer, ChoiceCompleter):
-            found = completer(value, args)
-        elif _is_async(completer):
-            found = _collect(await completer(value, args))  # type: ignore[misc]
-        else:
-            # Consume the iterable in the thread too: a generator does its work lazily.
-            found = await run_in_worker(functools.partial(_run_sync, completer, value, args))
-    except Exception as exc:
-        log.error("%s failed", label, exc_info=exc)
-        raise RpcError(INTERNAL_ERROR, f"Internal error: {label} failed") from None
+    if isinstance(completer, ChoiceCompleter):
+        found = completer(value, args)  # ours, and cheap: inline, not in a thread
+    else:
+        spec = completer_spec(completer, label)
+        found = await invoke(spec, {"value": value, "arguments": args})
     return CompletionResult(
         values=found[:MAX_VALUES], total=len(found), has_more=len(found) > MAX_VALUES
     )
-
-
-def _is_async(fn: Any) -> bool:
-    target = inspect.unwrap(fn)
-    # A callable object may have an async __call__.
-    call = None if inspect.isroutine(target) else type(target).__call__
-    return inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(call)
-
-
-def _run_sync(completer: Completer, value: str, args: Mapping[str, str]) -> list[str]:
-    result = completer(value, args)
-    if inspect.isawaitable(result):
-        raise TypeError("a completer returned an awaitable from a sync call; declare it async")
-    return _collect(result)
 
 
 def _collect(found: Iterable[str]) -> list[str]:

@@ -1,40 +1,37 @@
-"""Resources and resource templates: a registry that matches URIs and reads contents. No I/O.
+"""Resources and resource templates: the registry that matches URIs and reads them. No I/O.
 
 A resource is a URI plus a static value or a function; a template is a URI with RFC 6570 level-1
-variables (`files://{name}`) plus a function taking those variables. The registry knows nothing
-of connections or revisions: the server lists and reads through it, and `wire.render` turns the
-objects here into each revision's wire shapes.
-
-Template variables are matched one URI segment at a time (never across "/"), percent-decoded once
-and refused when the decoded value could walk a path ("..", "/", "\\", NUL), so a function that
-joins a variable onto a directory cannot be led outside it. `safe_join` is the second fence for
-functions that serve files.
+variables (`files://{name}`, see `uri_templates`) plus a function taking those variables. The
+registry knows nothing of connections or revisions: the server lists and reads through it,
+`resource_contents` turns a read's value into contents, and `wire.render` turns the objects
+here into each revision's wire shapes.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
-import logging
-import re
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import unquote
 
 from pydantic import TypeAdapter, ValidationError
 
-from plainmcp import encoding, mime
-from plainmcp.content import Annotations, Audio, EmbeddedResource, Icon, Image, Text
-from plainmcp.context import ClientCapabilityError, context_params
+from plainmcp.content import Annotations, Icon
 from plainmcp.docstrings import parse_docstring
+from plainmcp.errors import Failures, ResourceError
+from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
 from plainmcp.options import ResultOptions
-from plainmcp.refusals import log_refusal
+from plainmcp.resource_contents import (
+    Contents,
+    safe_join,
+    static_size,
+    static_type,
+    static_value,
+    to_contents,
+)
+from plainmcp.uri_templates import UriTemplate, parse_uri, template_variables
 from plainmcp.wire.cursor import page as cursor_page
-from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
-from plainmcp.workers import run_in_worker
 
 __all__ = [
     "Contents",
@@ -44,14 +41,10 @@ __all__ = [
     "ResourceTemplate",
     "Resources",
     "safe_join",
+    "template_variables",
 ]
 
-log = logging.getLogger("plainmcp")
 T = TypeVar("T")
-
-DEFAULT_TEXT_TYPE = "text/plain"
-DEFAULT_JSON_TYPE = "application/json"
-DEFAULT_BINARY_TYPE = "application/octet-stream"
 
 
 class ResourceNotFound(LookupError):
@@ -62,48 +55,33 @@ class ResourceNotFound(LookupError):
         self.uri = uri
 
 
-class ResourceError(RpcError):
-    """Raise it in a resource function to fail the read with a message the client sees.
+class ReadFailures(Failures):
+    """A read fails with a JSON-RPC error that never shows an unexpected failure's details; a
+    ResourceError is sent as it is, and not-found is an answer, not a failure."""
 
-    Reads are not tool calls, so a failure is a JSON-RPC error, not a result; the default code is
-    internal error (-32603), INVALID_PARAMS (-32602) says the client asked for something invalid.
-    """
+    noun = "resource"
+    answers = (ResourceNotFound, FileNotFoundError)
 
-    def __init__(self, message: str, *, code: int = INTERNAL_ERROR, data: Any = None) -> None:
-        super().__init__(code, message, data)
+    def label(self, name: str) -> str:
+        return f"reading resource {name!r}"
+
+    def refused(self, name: str, exc: Exception) -> Exception:
+        return exc if isinstance(exc, ResourceError) else self.error(f"Cannot read {name}: {exc}")
+
+    def failed(self, name: str, exc: Exception, error_id: str | None) -> Exception:
+        return self.error(f"Internal error while reading {name}")
+
+
+FAILURES = ReadFailures()
 
 
 # --- model objects -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Contents:
-    """One item of a read result: the text or bytes of `uri`, with its MIME type."""
-
-    uri: str
-    text: str | None = None
-    blob: bytes | None = None
-    mime_type: str | None = None
-    meta: Mapping[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if not self.uri or not isinstance(self.uri, str):
-            raise ValueError("Contents needs a uri")
-        if (self.text is None) == (self.blob is None):
-            raise ValueError("Contents needs exactly one of text= or blob=")
-        if self.text is not None and not isinstance(self.text, str):
-            raise TypeError(f"text must be str, not {type(self.text).__name__}")
-        if self.blob is not None and not isinstance(self.blob, bytes):
-            raise TypeError(f"blob must be bytes, not {type(self.blob).__name__}")
-
-    def __repr__(self) -> str:
-        body = f"<{len(self.blob)} bytes>" if self.blob is not None else repr(self.text)[:60]
-        return f"Contents(uri={self.uri!r}, {body}, mime_type={self.mime_type!r})"
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Resource:
-    """A concrete resource: its listing fields, and either `fn` or a static `value`."""
+    """A concrete resource: its listing fields, and either a function (`spec`) or a static
+    `value`."""
 
     uri: str
     name: str
@@ -114,19 +92,23 @@ class Resource:
     annotations: Annotations | None = None
     icons: tuple[Icon, ...] | None = None
     meta: Mapping[str, Any] | None = None
-    fn: Callable[..., Any] | None = None
-    """Called with no arguments (besides injected context) on every read."""
+    spec: FunctionSpec | None = None
+    """The function called with no arguments (besides injected context) on every read."""
     value: Any = None
-    """The static value read when `fn` is None."""
+    """The static value read when there is no function."""
+
+    @property
+    def fn(self) -> Callable[..., Any] | None:
+        return self.spec.fn if self.spec is not None else None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class ResourceTemplate:
-    """A family of resources: `uri_template` with level-1 variables, read by `fn`."""
+    """A family of resources: `uri_template` with level-1 variables, read by a function."""
 
     uri_template: str
     name: str
-    fn: Callable[..., Any]
+    spec: FunctionSpec
     variables: tuple[str, ...]
     """Variable names in the order they appear in the template."""
     variable_types: Mapping[str, Any]
@@ -138,93 +120,9 @@ class ResourceTemplate:
     icons: tuple[Icon, ...] | None = None
     meta: Mapping[str, Any] | None = None
 
-
-# --- URIs and templates --------------------------------------------------------------------
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_EXPRESSION = re.compile(r"\{([^{}]*)\}")
-_VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_OPERATORS = "+#./;?&=,!@|"
-_SEGMENT = "([^/]+)"
-
-
-def _check_uri(uri: str, what: str = "uri") -> None:
-    if not isinstance(uri, str) or not uri:
-        raise ValueError(f"a resource needs a {what} (a non-empty string)")
-    if not _SCHEME.match(uri):
-        raise ValueError(f"{what} {uri!r} has no scheme; use e.g. 'file:///…' or 'app://…'")
-    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
-        raise ValueError(f"{what} {uri!r} contains whitespace or control characters")
-
-
-def template_variables(uri: str) -> tuple[str, ...]:
-    """The variable names of a URI template (empty for a plain URI); ValueError if malformed."""
-    return _parse_template(uri)[0]
-
-
-def _parse_template(template: str) -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """Variable names and the matching regex of a level-1 template; ValueError otherwise."""
-    names: list[str] = []
-    pattern: list[str] = []
-    pos = 0
-    for match in _EXPRESSION.finditer(template):
-        literal = template[pos : match.start()]
-        if "{" in literal or "}" in literal:
-            raise ValueError(f"unbalanced braces in resource template {template!r}")
-        if not literal and names:
-            raise ValueError(
-                f"resource template {template!r}: variables {{{names[-1]}}} and"
-                f" {{{match.group(1)}}} need literal text between them to be told apart"
-            )
-        expression = match.group(1)
-        if expression and expression[0] in _OPERATORS:
-            raise ValueError(
-                f"resource template {template!r}: {{{expression}}} uses operator"
-                f" {expression[0]!r}; only level-1 simple expansion {{name}} is supported"
-            )
-        if not _VARNAME.fullmatch(expression):
-            raise ValueError(
-                f"resource template {template!r}: {{{expression}}} is not a plain variable"
-                " name (lists, prefixes ':n' and explode '*' are not supported)"
-            )
-        if expression in names:
-            raise ValueError(f"resource template {template!r} repeats variable {expression!r}")
-        names.append(expression)
-        pattern.append(re.escape(literal))
-        pattern.append(_SEGMENT)
-        pos = match.end()
-    tail = template[pos:]
-    if "{" in tail or "}" in tail:
-        raise ValueError(f"unbalanced braces in resource template {template!r}")
-    pattern.append(re.escape(tail))
-    return tuple(names), re.compile("".join(pattern))
-
-
-def _safe_value(raw: str) -> str | None:
-    """A matched variable, percent-decoded once; None when it could walk a path."""
-    try:
-        value = unquote(raw, errors="strict")
-    except UnicodeDecodeError:
-        return None
-    if value in (".", "..") or any(c in value for c in "/\\\x00"):
-        return None
-    return value
-
-
-def safe_join(root: Path | str, *parts: str) -> Path:
-    """`root / parts`, resolved, refusing (ResourceError) anything that lands outside `root`.
-
-    Symlinks are followed before the check, so a link pointing out of `root` is refused too.
-    The message never shows `root`: the client should not learn where files live.
-    """
-    base = Path(root).resolve()
-    shown = "/".join(parts)
-    if any("\x00" in part for part in parts):
-        raise ResourceError(f"invalid path {shown!r}", code=INVALID_PARAMS)
-    target = base.joinpath(*parts).resolve()
-    if not target.is_relative_to(base):
-        raise ResourceError(f"path {shown!r} is outside the served directory", code=INVALID_PARAMS)
-    return target
+    @property
+    def fn(self) -> Callable[..., Any]:
+        return self.spec.fn
 
 
 # --- registration --------------------------------------------------------------------------
@@ -232,15 +130,11 @@ def safe_join(root: Path | str, *parts: str) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
-    """A template with what matching needs: the regex and a validator per typed variable."""
+    """A template with what matching needs: the parsed URI and a validator per typed variable."""
 
     template: ResourceTemplate
-    pattern: re.Pattern[str]
+    uri: UriTemplate
     adapters: Mapping[str, TypeAdapter[Any]]
-
-
-def _is_async(fn: Callable[..., Any]) -> bool:
-    return inspect.iscoroutinefunction(inspect.unwrap(fn)) or inspect.iscoroutinefunction(fn)
 
 
 def _hints(fn: Callable[..., Any], what: str) -> dict[str, Any]:
@@ -251,13 +145,13 @@ def _hints(fn: Callable[..., Any], what: str) -> dict[str, Any]:
 
 
 def _check_params(
-    fn: Callable[..., Any], variables: Sequence[str], what: str
+    spec: FunctionSpec, variables: Sequence[str], what: str
 ) -> dict[str, inspect.Parameter]:
     """The parameters that receive variables; TypeError unless they match the variables."""
-    injected = set(context_params(fn))
+    injected = set(spec.context_params)
     params = {
         name: p
-        for name, p in inspect.signature(fn).parameters.items()
+        for name, p in spec.parameters.items()
         if name not in injected and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     }
     missing = [v for v in variables if v not in params]
@@ -291,52 +185,24 @@ def _adapter(annotation: Any, what: str) -> TypeAdapter[Any] | None:
         raise TypeError(f"{what}: cannot convert a URI value to {annotation!r}: {exc}") from exc
 
 
-def _static_size(value: Any) -> int | None:
-    if isinstance(value, str):
-        return len(value.encode("utf-8"))
-    if isinstance(value, bytes | bytearray | memoryview):
-        return len(bytes(value))
-    if isinstance(value, EmbeddedResource):
-        if value.blob is not None:
-            return len(value.blob)
-        return len((value.text or "").encode("utf-8"))
-    return None
-
-
-def _static_type(value: Any) -> str | None:
-    if isinstance(value, str | Text):
-        return DEFAULT_TEXT_TYPE
-    if isinstance(value, bytes | bytearray | memoryview):
-        return mime.sniff(bytes(value)) or DEFAULT_BINARY_TYPE
-    if isinstance(value, EmbeddedResource | Contents):
-        return value.mime_type
-    if isinstance(value, Image | Audio):
-        return value.mime_type
-    return DEFAULT_JSON_TYPE
-
-
-def _template(
-    uri: str,
-    fn: Callable[..., Any] | None,
-    variables: tuple[str, ...],
-    pattern: re.Pattern[str],
-    common: dict[str, Any],
-) -> _Compiled:
-    what = f"resource template {uri!r}"
+def _template(uri: UriTemplate, fn: Callable[..., Any] | None, common: dict[str, Any]) -> _Compiled:
+    what = f"resource template {uri.text!r}"
     if fn is None:
         raise TypeError(f"{what} needs a function to read it, not a static value")
-    params = _check_params(fn, variables, what)
+    spec = function_spec(fn, uri.text, FAILURES)
+    variables = uri.variables
+    params = _check_params(spec, variables, what)
     hints = _hints(fn, what)
     types = {v: hints.get(v, params[v].annotation) for v in variables}
     adapters = {v: a for v in variables if (a := _adapter(types[v], f"{what} {{{v}}}")) is not None}
     template = ResourceTemplate(
-        uri_template=uri,
-        fn=fn,
+        uri_template=uri.text,
+        spec=spec,
         variables=variables,
         variable_types={v: Any if t is inspect.Parameter.empty else t for v, t in types.items()},
         **common,
     )
-    return _Compiled(template, pattern, adapters)
+    return _Compiled(template, uri, adapters)
 
 
 def _resource(
@@ -344,13 +210,14 @@ def _resource(
 ) -> Resource:
     what = f"resource {uri!r}"
     if fn is not None:
-        _check_params(fn, (), what)
-        return Resource(uri=uri, size=size, fn=fn, **common)
-    value = _static_value(target, what)
+        spec = function_spec(fn, uri, FAILURES)
+        _check_params(spec, (), what)
+        return Resource(uri=uri, size=size, spec=spec, **common)
+    value = static_value(target, what)
     if common["mime_type"] is None:
-        common = {**common, "mime_type": _static_type(value)}
+        common = {**common, "mime_type": static_type(value)}
     return Resource(
-        uri=uri, size=_static_size(value) if size is None else size, value=value, **common
+        uri=uri, size=static_size(value) if size is None else size, value=value, **common
     )
 
 
@@ -400,8 +267,7 @@ class Resources:
             raise ValueError(f"a resource uri must be a string, not {type(uri).__name__}")
         if uri in self._static or uri in self._templates:
             raise ValueError(f"a resource with URI {uri!r} is already registered")
-        variables, pattern = _parse_template(uri)
-        _check_uri(_EXPRESSION.sub("x", uri), "uri template" if variables else "uri")
+        parsed = parse_uri(uri)
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
             raise ValueError(f"size must be a non-negative int, not {size!r}")
         if annotations is not None and not isinstance(annotations, Annotations):
@@ -423,10 +289,10 @@ class Resources:
             "meta": dict(meta) if meta else None,
         }
         made: Resource | ResourceTemplate
-        if variables:
+        if parsed.variables:
             if size is not None:
                 raise ValueError(f"resource template {uri!r}: size= is for concrete resources")
-            compiled = _template(uri, fn, variables, pattern, common)
+            compiled = _template(parsed, fn, common)
             self._templates[uri] = compiled
             made = compiled.template
         else:
@@ -454,17 +320,17 @@ class Resources:
         """What serves `uri` and the converted template arguments, or None.
 
         A static resource wins; then templates in registration order. A template whose value
-        is unsafe (see `_safe_value`) or does not convert to the parameter's type does not
+        is unsafe (see `uri_templates`) or does not convert to the parameter's type does not
         match, and the next template is tried.
         """
         static = self._static.get(uri)
         if static is not None:
             return static, {}
         for compiled in self._templates.values():
-            found = compiled.pattern.fullmatch(uri)
-            if found is None:
+            values = compiled.uri.match(uri)
+            if values is None:
                 continue
-            arguments = _arguments(compiled, found)
+            arguments = _arguments(compiled, values)
             if arguments is not None:
                 return compiled.template, arguments
         return None
@@ -516,44 +382,25 @@ class Resources:
         if matched is None:
             raise ResourceNotFound(uri)
         target, arguments = matched
-        fn = target.fn
-        if fn is not None and inject:
-            wanted = set(context_params(fn))
-            arguments.update({k: v for k, v in inject.items() if k in wanted})
+        spec = target.spec
+        if spec is None:
+            assert isinstance(target, Resource)
+            value = target.value
+        else:
+            try:
+                value = await invoke(spec, arguments, context=context_in(spec, inject), name=uri)
+            except FileNotFoundError:
+                raise ResourceNotFound(uri) from None
         try:
-            if fn is None:
-                assert isinstance(target, Resource)
-                value = target.value
-            elif _is_async(fn):
-                value = await fn(**arguments)
-            else:
-                value = await run_in_worker(functools.partial(fn, **arguments))
-                if inspect.isawaitable(value):
-                    value = await value
-            return _to_contents(value, uri, target.mime_type, options)
-        except ResourceNotFound:
-            raise
-        except ResourceError as exc:  # the function (or safe_join) refused: sent as it is
-            log_refusal(f"reading resource {uri!r}", exc)
-            raise
-        except FileNotFoundError:
-            raise ResourceNotFound(uri) from None
-        except ClientCapabilityError as exc:
-            log_refusal(f"reading resource {uri!r}", exc)
-            if exc.required is not None:
-                raise  # stateless: the server answers -32021
-            raise RpcError(INTERNAL_ERROR, f"Cannot read {uri}: {exc}") from None
+            return to_contents(value, uri, target.mime_type, options)
         except Exception as exc:
-            log.error("reading resource %r failed", uri, exc_info=exc)
-            raise RpcError(INTERNAL_ERROR, f"Internal error while reading {uri}") from None
+            raise FAILURES.unexpected(uri, exc, False) from None
 
 
-def _arguments(compiled: _Compiled, found: re.Match[str]) -> dict[str, Any] | None:
+def _arguments(compiled: _Compiled, values: list[str]) -> dict[str, Any] | None:
+    """The matched values converted to the parameters' types; None if one does not convert."""
     arguments: dict[str, Any] = {}
-    for name, raw in zip(compiled.template.variables, found.groups(), strict=True):
-        value = _safe_value(raw)
-        if value is None:
-            return None
+    for name, value in zip(compiled.template.variables, values, strict=True):
         adapter = compiled.adapters.get(name)
         if adapter is not None:
             try:
@@ -570,65 +417,3 @@ def _page(items: list[T], cursor: str | None, size: int) -> tuple[list[T], str |
         raise ValueError("page size must be at least 1")
     found, next_cursor = cursor_page(items, cursor, size)
     return list(found), next_cursor
-
-
-def _static_value(value: Any, what: str) -> Any:
-    """Check a static value once, at registration, so that reading it cannot fail."""
-    if isinstance(value, bytearray | memoryview):
-        return bytes(value)
-    if isinstance(value, str | bytes | Contents | EmbeddedResource | Text | Image | Audio):
-        return value
-    try:
-        encoding.dumps(value, ResultOptions())
-    except (encoding.EncodeError, encoding.BlockInValue) as exc:
-        raise TypeError(f"{what}: a static value must be text, bytes or JSON-able: {exc}") from None
-    return value
-
-
-def _to_contents(
-    value: Any, uri: str, declared: str | None, options: ResultOptions
-) -> list[Contents]:
-    """A read's value as contents (the table in `Resources.read`).
-
-    The declared MIME type wins; otherwise a default by kind of value.
-    """
-    if isinstance(value, str):
-        return [Contents(uri, text=value, mime_type=declared or DEFAULT_TEXT_TYPE)]
-    if isinstance(value, bytes | bytearray | memoryview):
-        raw = bytes(value)
-        found = declared or mime.sniff(raw) or DEFAULT_BINARY_TYPE
-        return [Contents(uri, blob=raw, mime_type=found)]
-    if isinstance(value, Contents):
-        return [value]
-    if isinstance(value, EmbeddedResource | Text | Image | Audio):
-        # A single block stands for the resource being read, so it takes the requested URI.
-        return [_from_block(value, uri, declared)]
-    if isinstance(value, list | tuple) and any(_is_item(v) for v in value):
-        if not all(_is_item(v) for v in value):
-            raise TypeError("a list of contents may hold only Contents and EmbeddedResource")
-        # In a list, each embedded resource is a resource of its own and keeps its URI.
-        return [v if isinstance(v, Contents) else _from_block(v, None, None) for v in value]
-    raw_json = encoding.dumps(value, options, indent=options.json_indent)
-    return [Contents(uri, text=raw_json.decode(), mime_type=declared or DEFAULT_JSON_TYPE)]
-
-
-def _is_item(value: Any) -> bool:
-    return isinstance(value, Contents | EmbeddedResource)
-
-
-def _from_block(
-    value: EmbeddedResource | Text | Image | Audio, uri: str | None, declared: str | None
-) -> Contents:
-    if isinstance(value, EmbeddedResource):
-        return Contents(
-            uri or value.uri,
-            text=value.text,
-            blob=value.blob,
-            mime_type=value.mime_type or declared,
-            meta=value.resource_meta,
-        )
-    if uri is None:  # pragma: no cover - lists take only Contents and EmbeddedResource
-        raise TypeError("a content block in a list needs its own URI")
-    if isinstance(value, Text):
-        return Contents(uri, text=value.text, mime_type=declared or DEFAULT_TEXT_TYPE)
-    return Contents(uri, blob=value.data, mime_type=value.mime_type)

@@ -22,10 +22,10 @@ from plainmcp.context import (
     ClientCapabilityError,
     Context,
     InputRequired,
-    context_params,
 )
 from plainmcp.exchange import Exchange
 from plainmcp.guards import blob_key, fits, guard, read_blob
+from plainmcp.invoke import FunctionSpec
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
 from plainmcp.resources import (
@@ -591,8 +591,7 @@ class Server:
         tool = self._tools.get(name)
         if tool is None:
             raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
-        context = self.context(ex) if tool.context_params else None
-        timeout = tool.timeout if tool.timeout is not None else self.tool_timeout
+        context = self.context(ex) if tool.spec.context_params else None
         call = functools.partial(
             call_tool,
             tool,
@@ -600,7 +599,7 @@ class Server:
             self.options,
             mask_errors=self.mask_errors,
             context=context,
-            timeout=timeout,
+            timeout=self.tool_timeout,
         )
         if self.max_concurrent_tools is None:
             outcome = await call()
@@ -652,16 +651,16 @@ class Server:
                 else Contents(uri, blob=data, mime_type=mime_type)
             )
             return render.read_result([item], ex.revision)
-        inject = self._inject(ex, self._resource_fn(uri))
+        inject = self._inject(ex, self._resource_spec(uri))
         try:
             items = await self.resources.read(uri, inject=inject, options=self.options)
         except ResourceNotFound as exc:
             raise render.resource_not_found(exc.uri, ex.revision) from None
         return render.read_result(items, ex.revision)
 
-    def _resource_fn(self, uri: str) -> Callable[..., Any] | None:
+    def _resource_spec(self, uri: str) -> FunctionSpec | None:
         found = self.resources.match(uri)
-        return found[0].fn if found is not None else None
+        return found[0].spec if found is not None else None
 
     async def _subscribe(self, ex: Exchange) -> dict[str, Any]:
         uri = _uri_param(ex.params)
@@ -719,11 +718,11 @@ class Server:
         name = ex.params.get("name")
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
-        fn = self.prompts[name].fn if name in self.prompts else None
+        spec = self.prompts[name].spec if name in self.prompts else None
         got = await self.prompts.get(
             name,
             ex.params.get("arguments"),
-            inject=self._inject(ex, fn),
+            inject=self._inject(ex, spec),
             mask_errors=self.mask_errors,
         )
         return render.get_prompt_result(got, ex.revision, self.options)
@@ -750,9 +749,9 @@ class Server:
         found = await completion.complete(completer, asked.value, asked.context, label=label)
         return render.completion_result(found, ex.revision)
 
-    def _inject(self, ex: Exchange, fn: Callable[..., Any] | None) -> dict[str, Any]:
-        """The Context for each Context parameter of `fn` (none when it takes none)."""
-        names = context_params(fn) if fn is not None else ()
+    def _inject(self, ex: Exchange, spec: FunctionSpec | None) -> dict[str, Any]:
+        """The Context for each Context parameter of `spec` (none when it takes none)."""
+        names = spec.context_params if spec is not None else ()
         if not names:
             return {}
         ctx = self.context(ex)

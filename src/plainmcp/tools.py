@@ -1,27 +1,25 @@
-"""Tools: a Python function plus its MCP definition, argument validation and invocation."""
+"""Tools: a Python function plus its MCP definition, and the mapping of its return value to a
+result. It is called through `invoke.invoke`; its failures are isError results."""
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import inspect
 import logging
 import re
-import secrets
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio
-
 from plainmcp import encoding, images
 from plainmcp.content import ContentBlock, ContentError, Icon
-from plainmcp.context import ClientCapabilityError, context_params
+from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
+from plainmcp.errors import Failures, ResourceError, field_lines
 from plainmcp.headers import check_header_markers
+from plainmcp.invoke import FunctionSpec, function_spec, invoke
 from plainmcp.options import ResultOptions
-from plainmcp.refusals import log_refusal
-from plainmcp.resources import ResourceError
 from plainmcp.results import (
     NOTHING,
     CallResult,
@@ -34,7 +32,6 @@ from plainmcp.results import (
     value_content,
 )
 from plainmcp.schema import (
-    ArgumentError,
     InputSpec,
     OutputMismatch,
     OutputSpec,
@@ -43,7 +40,7 @@ from plainmcp.schema import (
     schema_input_spec,
     schema_output_spec,
 )
-from plainmcp.workers import run_in_worker
+from plainmcp.wire.jsonrpc import INTERNAL_ERROR
 
 log = logging.getLogger("plainmcp")
 
@@ -66,25 +63,65 @@ class Tool:
     """A registered tool. `fn` stays the user's ordinary callable."""
 
     name: str
-    fn: Callable[..., Any]
     description: str | None
     title: str | None
-    input_schema: dict[str, Any]
-    output_schema: dict[str, Any] | None
-    """The natural schema; `render` wraps or drops it for revisions that need that."""
     annotations: Mapping[str, Any] | None
     icons: tuple[Icon, ...] | None
     meta: Mapping[str, Any] | None
+    spec: FunctionSpec
+    """How it is called: the function, its Context parameters, validator and timeout."""
     input: InputSpec
     output: OutputSpec | None
-    is_async: bool
-    context_params: tuple[str, ...] = ()
-    """Parameters annotated `Context`: hidden from the schema, filled in per call."""
-    timeout: float | None = None
-    """Seconds this tool may run (None: the Server's tool_timeout applies)."""
     headers: Mapping[str, str] = field(default_factory=dict)
     """`x-mcp-header` markers: header name (`Mcp-Param-{name}`) -> JSON Pointer into the
     arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
+
+    @property
+    def fn(self) -> Callable[..., Any]:
+        return self.spec.fn
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return self.input.schema
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        """The natural schema; `render` wraps or drops it for revisions that need that."""
+        return self.output.schema if self.output is not None else None
+
+    @property
+    def context_params(self) -> tuple[str, ...]:
+        """Parameters annotated `Context`: hidden from the schema, filled in per call."""
+        return self.spec.context_params
+
+    @property
+    def is_async(self) -> bool:
+        return self.spec.is_async
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds this tool may run (None: the Server's tool_timeout applies)."""
+        return self.spec.timeout
+
+
+class ToolFailures(Failures):
+    """A tool's failures are isError results the model reads, carried out of `invoke` as a
+    ToolError; a ToolError the tool raised is sent as it says."""
+
+    noun = "tool"
+    refusals = (ToolError, ClientCapabilityError, ResourceError)
+
+    def error(self, message: str, code: int = INTERNAL_ERROR) -> Exception:
+        return ToolError(message)
+
+    def invalid(self, name: str, errors: Sequence[Any]) -> Exception:
+        return ToolError(f"{invalid_arguments(name)}\n{field_lines(errors)}")
+
+    def refused(self, name: str, exc: Exception) -> Exception:
+        return exc if isinstance(exc, ToolError) else super().refused(name, exc)
+
+
+FAILURES = ToolFailures()
 
 
 def check_name(name: str) -> str:
@@ -140,11 +177,11 @@ def make_tool(
     doc = parse_docstring(inspect.getdoc(fn))
     if timeout is not None and timeout <= 0:
         raise ValueError(f"tool {name!r}: timeout must be positive, not {timeout!r}")
-    hidden = context_params(fn)
+    call = function_spec(fn, name, FAILURES, timeout=timeout)
     spec = (
         schema_input_spec(input_schema)
         if input_schema is not None
-        else input_spec(fn, param_docs=doc.params, hidden=hidden)
+        else input_spec(fn, param_docs=doc.params, hidden=call.context_params)
     )
     try:
         headers = check_header_markers(spec.schema)
@@ -168,22 +205,16 @@ def make_tool(
                 f"tool {name!r}: structured=True, but no output schema follows from the return"
                 " annotation; pass output_schema= or annotate a structured type"
             )
-    target = inspect.unwrap(fn)
     return Tool(
         name=name,
-        fn=fn,
         description=description if description is not None else (doc.description or None),
         title=title,
-        input_schema=spec.schema,
-        output_schema=output.schema if output is not None else None,
         annotations=_tool_annotations(annotations),
         icons=tuple(icons) if icons else None,
         meta=dict(meta) if meta else None,
+        spec=dataclasses.replace(call, validate=spec.validate),
         input=spec,
         output=output,
-        is_async=inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(fn),
-        context_params=hidden,
-        timeout=timeout,
         headers=headers,
     )
 
@@ -197,10 +228,6 @@ def invalid_arguments(tool: str) -> str:
     return f"Invalid arguments for tool '{tool}':"
 
 
-def _field_lines(errors: Sequence[Any], whole: str = "(arguments)") -> str:
-    return "\n".join(f"- {e.path or whole}: {e.message}" for e in errors)
-
-
 async def call_tool(
     tool: Tool,
     arguments: Mapping[str, Any],
@@ -212,61 +239,13 @@ async def call_tool(
 ) -> CallResult:
     """Validate, run and shape one call. Tool failures come back as isError results.
 
-    `timeout` (seconds) bounds the run: an async tool is cancelled; a sync one cannot be
-    interrupted, so its worker thread is abandoned and its result ignored.
+    `timeout` (seconds) bounds a tool that sets none of its own (see `invoke.invoke`).
     """
     try:
-        kwargs = tool.input.validate(arguments)
-    except ArgumentError as exc:
-        return error_result(f"{invalid_arguments(tool.name)}\n{_field_lines(exc.errors)}")
-    for param in tool.context_params:
-        kwargs[param] = context
-    try:
-        if timeout is None:
-            value = await _invoke(tool, kwargs)
-        else:
-            with anyio.move_on_after(timeout) as deadline:
-                value = await _invoke(tool, kwargs)
-            if deadline.cancelled_caught:
-                log.warning("tool %r timed out after %g s", tool.name, timeout)
-                return error_result(
-                    f"Tool '{tool.name}' timed out after {timeout:g} seconds and was stopped."
-                )
+        value = await invoke(tool.spec, arguments, context, mask_errors, timeout)  # positional: hot
     except ToolError as exc:
-        log_refusal(f"tool {tool.name!r}", exc)
         return error_result(exc.message)
-    except (ClientCapabilityError, ResourceError) as exc:
-        # Refusals written for the client (a missing capability, a safe_join refusal): the
-        # message is sent even under mask_errors, and the log says it without a traceback.
-        log_refusal(f"tool {tool.name!r}", exc)
-        if isinstance(exc, ClientCapabilityError) and exc.required is not None:
-            raise  # stateless: the server answers -32021
-        return error_result(f"Tool '{tool.name}' failed: {type(exc).__name__}: {exc}")
-    except Exception as exc:
-        return unexpected_failure(tool.name, exc, mask_errors)
     return shape(value, tool, options)
-
-
-async def _invoke(tool: Tool, kwargs: dict[str, Any]) -> Any:
-    if tool.is_async:
-        return await tool.fn(**kwargs)
-    value = await run_in_worker(functools.partial(tool.fn, **kwargs))
-    if inspect.isawaitable(value):
-        value = await value
-    return value
-
-
-def unexpected_failure(name: str, exc: BaseException, mask: bool) -> CallResult:
-    """The model reads the message; the traceback goes only to stderr."""
-    if mask:
-        error_id = secrets.token_hex(6)
-        log.error("tool %r failed (error id %s)", name, error_id, exc_info=exc)
-        return error_result(
-            f"Tool '{name}' failed unexpectedly (error id {error_id}); the details are in the"
-            " server log."
-        )
-    log.error("tool %r failed", name, exc_info=exc)
-    return error_result(f"Tool '{name}' failed: {type(exc).__name__}: {exc}")
 
 
 UNSENDABLE_HINT = (
@@ -338,6 +317,6 @@ def _check(tool: Tool, raw: bytes, value: Any) -> CallResult | None:
         log.error("tool %r: result does not match its output schema: %s", tool.name, exc)
         return error_result(
             f"Tool '{tool.name}' returned a value that does not match its output schema:\n"
-            + _field_lines(exc.errors, "(return value)")
+            + field_lines(exc.errors, "(return value)")
         )
     return None
