@@ -122,7 +122,9 @@ async def test_second_initialize_is_refused() -> None:
             "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {}}
         )
         assert reply["error"]["code"] == -32600
-        assert s.conn.session.revision is not None and s.conn.session.revision.version == "2025-03-26"
+        assert (
+            s.conn.session.revision is not None and s.conn.session.revision.version == "2025-03-26"
+        )
 
 
 @pytest.mark.parametrize("method", ["tools/list", "tools/call"])

@@ -618,7 +618,9 @@ async def test_one_connection_serves_both_eras_each_its_own_shape() -> None:
         assert await s.result("ping") == {}
         assert (await s.modern("ping"))["error"]["code"] == -32601
         # and the session is untouched by them
-        assert s.conn.session.revision is not None and s.conn.session.revision.version == "2025-11-25"
+        assert (
+            s.conn.session.revision is not None and s.conn.session.revision.version == "2025-11-25"
+        )
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18"])

@@ -75,7 +75,7 @@ async def dispatch(server: Server, conn: Connection, request: Request) -> dict[s
         ex = exchange(server, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-        method.check(request.params)
+        methods.check(method.params, request.params)
         try:
             result = await handler(server, ex)
         except InputRequired as needed_input:

@@ -43,27 +43,38 @@ class Param:
     """The -32602 message; by default "Invalid params: <name> must be <a kind>"."""
     python: type[Any] = field(init=False, repr=False, compare=False)
     """The Python type the JSON kind decodes to (derived once, for the per-request check)."""
+    deep: bool = field(init=False, repr=False, compare=False)
+    """More to check than the type (values, items, fields)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "python", _PYTHON[self.kind])
+        object.__setattr__(self, "deep", bool(self.one_of or self.items or self.fields))
         if not self.problem:
             wanted = "one of " + ", ".join(self.one_of) if self.one_of else _ARTICLE[self.kind]
             object.__setattr__(self, "problem", f"Invalid params: {self.name} must be {wanted}")
 
-    def check(self, params: Mapping[str, Any]) -> None:
-        value: Any = params.get(self.name)
-        if value is None:
-            if self.required or (not self.nullable and self.name in params):
-                raise RpcError(INVALID_PARAMS, self.problem)
-            return
-        if not isinstance(value, self.python) or (self.one_of and value not in self.one_of):
-            raise RpcError(INVALID_PARAMS, self.problem)
+    def valid(self, value: Any) -> bool:
+        """Beyond its type: one of the values, items of the type; RpcError for a bad field."""
+        if self.one_of and value not in self.one_of:
+            return False
         if self.items is not None:
             wanted = _PYTHON[self.items]
             if not all(isinstance(item, wanted) for item in value):
-                raise RpcError(INVALID_PARAMS, self.problem)
-        for inner in self.fields:
-            inner.check(value)
+                return False
+        check(self.fields, value)
+        return True
+
+
+def check(declared: tuple[Param, ...], params: Mapping[str, Any]) -> None:
+    """`params` hold what `declared` says, in order; RpcError (-32602) for the first that does
+    not. The dispatcher runs it for every request, with the method's `params`."""
+    for param in declared:
+        value: Any = params.get(param.name)
+        if value is None:
+            if param.required or (not param.nullable and param.name in params):
+                raise RpcError(INVALID_PARAMS, param.problem)
+        elif not isinstance(value, param.python) or (param.deep and not param.valid(value)):
+            raise RpcError(INVALID_PARAMS, param.problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +123,6 @@ class Method:
             if self.name not in REVISIONS[v].removed_methods
         )
         object.__setattr__(self, "revisions", have)
-
-    def check(self, params: Mapping[str, Any]) -> None:
-        """The params are of the types the method takes; RpcError (-32602) naming one if not."""
-        for param in self.params:
-            param.check(params)
 
 
 _CURSOR = Param("cursor", "string", problem="Invalid params: unknown cursor")

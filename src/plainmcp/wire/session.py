@@ -100,8 +100,8 @@ class SessionState:
         """The state as JSON-serializable data (lists sorted, so equal states dump equal)."""
         return {
             "revision": self.revision.version if self.revision is not None else None,
-            "client_info": self.client_info,
-            "client_capabilities": self.client_capabilities,
+            "client_info": dict(self.client_info),
+            "client_capabilities": dict(self.client_capabilities),
             "features": sorted(self.features),
             "initialized": self.initialized,
             "log_level": self.log_level,
@@ -132,8 +132,8 @@ class SessionState:
             raise ValueError("initialized must be a boolean")
         return cls(
             revision=revision,
-            client_info=info,
-            client_capabilities=capabilities,
+            client_info=dict(info),
+            client_capabilities=dict(capabilities),
             features=frozenset(features),
             initialized=initialized,
             log_level=level,
