@@ -116,8 +116,6 @@ def exchange(server: Server, conn: Connection, request: Request, method: Method)
     rev = session.revision
     if rev is None:
         rev = negotiate(request.params.get("protocolVersion"))
-    elif rev.version not in method.revisions:
-        raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
     return Exchange(
         conn=conn,
         request=request,

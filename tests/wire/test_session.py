@@ -35,10 +35,14 @@ def test_before_initialize_only_initialize_and_ping_are_served() -> None:
     )
 
 
-def test_once_open_only_a_second_initialize_is_refused() -> None:
+def test_once_open_a_second_initialize_and_the_2026_methods_are_refused() -> None:
     state = opened("2025-06-18")
     refused = {n: state.refusal(m) for n, m in METHODS.items()}
-    assert [n for n, r in refused.items() if r is not None] == ["initialize"]
+    assert [n for n, r in refused.items() if r is not None] == [
+        "initialize",
+        "server/discover",
+        "subscriptions/listen",
+    ]
     error = refused["initialize"]
     assert error is not None and (error.code, error.message) == (
         INVALID_REQUEST,
@@ -147,3 +151,12 @@ def test_from_dict_refuses_what_to_dict_never_gives(change: dict[str, Any], mess
     with pytest.raises(ValueError) as raised:
         SessionState.from_dict(data)
     assert str(raised.value) == message
+
+
+def test_a_session_is_not_served_what_its_revision_lacks() -> None:
+    state = opened("2025-11-25")
+    refusal = state.refusal(METHODS["subscriptions/listen"])
+    assert refusal is not None and (refusal.code, refusal.message) == (
+        -32601,
+        "Method not found: subscriptions/listen",
+    )

@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from plainmcp.wire.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, Request, RpcError
+from plainmcp.wire.jsonrpc import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    Request,
+    RpcError,
+)
 from plainmcp.wire.meta import LOG_LEVELS, PROTOCOL_VERSION
 from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import REVISIONS, Revision
@@ -49,8 +55,10 @@ class SessionState:
         self.features = features
 
     def refusal(self, method: Method) -> RpcError | None:
-        """Why a session request for `method` cannot be served now (None: it can)."""
-        if self.revision is None:
+        """Why a session request for `method` cannot be served now (None: it can): not before
+        initialize, initialize only once, and only what the session's revision has."""
+        rev = self.revision
+        if rev is None:
             if method.before_initialize:
                 return None
             return RpcError(
@@ -59,6 +67,8 @@ class SessionState:
             )
         if method.starts_session:
             return RpcError(INVALID_REQUEST, "Already initialized")
+        if rev.version not in method.revisions:
+            return RpcError(METHOD_NOT_FOUND, f"Method not found: {method.name}")
         return None
 
     # --- what may be sent ------------------------------------------------------------------
