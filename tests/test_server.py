@@ -86,7 +86,7 @@ async def test_initialize_each_revision(version: str) -> None:
             "instructions": "Use add to add.",
         }
         assert s.revision == version
-        assert s.conn.initialized
+        assert s.conn.session.initialized
 
 
 async def test_initialize_without_instructions_leaves_them_out() -> None:
@@ -122,7 +122,9 @@ async def test_second_initialize_is_refused() -> None:
             "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {}}
         )
         assert reply["error"]["code"] == -32600
-        assert s.conn.revision is not None and s.conn.revision.version == "2025-03-26"
+        assert (
+            s.conn.session.revision is not None and s.conn.session.revision.version == "2025-03-26"
+        )
 
 
 @pytest.mark.parametrize("method", ["tools/list", "tools/call"])
@@ -464,7 +466,7 @@ async def test_batch_of_notifications_gets_no_reply() -> None:
             ]
         )
         assert await s.quiet(0.1) == []
-        assert s.conn.initialized
+        assert s.conn.session.initialized
 
 
 async def test_initialize_inside_a_batch_is_refused() -> None:

@@ -546,7 +546,7 @@ async def test_one_connection_serves_both_eras_each_its_own_shape() -> None:
     async with EraSession(app) as s:
         # a stateless request before the handshake does not start a session
         natural = await s.modern_result("tools/list")
-        assert s.conn.revision is None
+        assert s.conn.session.revision is None
         init = await s.initialize("2025-11-25")
         assert init["protocolVersion"] == "2025-11-25"
         assert init["capabilities"]["tools"] == {"listChanged": True}
@@ -618,7 +618,9 @@ async def test_one_connection_serves_both_eras_each_its_own_shape() -> None:
         assert await s.result("ping") == {}
         assert (await s.modern("ping"))["error"]["code"] == -32601
         # and the session is untouched by them
-        assert s.conn.revision is not None and s.conn.revision.version == "2025-11-25"
+        assert (
+            s.conn.session.revision is not None and s.conn.session.revision.version == "2025-11-25"
+        )
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18"])
@@ -783,7 +785,7 @@ async def test_bad_meta_gets_the_spec_error_and_the_next_request_works(
         reply = await s.request("tools/list", params, id="bad")
         assert reply == {"jsonrpc": "2.0", "id": "bad", "error": error}
         assert (await s.modern_result("tools/list"))["resultType"] == "complete"
-        assert s.conn.revision is None
+        assert s.conn.session.revision is None
 
 
 @pytest.mark.parametrize(

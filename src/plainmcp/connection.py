@@ -1,7 +1,9 @@
 """Connection: one client session over one transport.
 
-It owns what is per client: the negotiated revision, the requests in flight (for cancellation),
-and the order of replies. Transports feed it lines with `receive()` and give it a `send` function.
+It owns the task and thread plumbing of one client: the requests in flight (for cancellation),
+the requests to the client, the order of replies. What the session is (revision, client, level,
+subscriptions) is `session`, plain data (wire/session.py). Transports feed it lines with
+`receive()` and give it a `send` function.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import anyio.abc
 
+from plainmcp.dispatch import dispatch
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
@@ -29,8 +32,8 @@ from plainmcp.wire.jsonrpc import (
     Response,
     RpcError,
 )
-from plainmcp.wire.meta import PROTOCOL_VERSION
-from plainmcp.wire.revisions import Revision
+from plainmcp.wire.methods import METHODS
+from plainmcp.wire.session import SessionState, unbatchable
 
 if TYPE_CHECKING:
     from plainmcp.server import Server
@@ -66,7 +69,7 @@ class _RequestTask:
 
 
 class Connection:
-    """One client session over one transport: its revision, and the requests in flight."""
+    """One client session over one transport: its state, and the requests in flight."""
 
     def __init__(
         self, server: Server, send: Send, *, push: Callable[[bytes], None] | None = None
@@ -81,22 +84,15 @@ class Connection:
         """Per-request streams (HTTP): a request's own messages and reply go there."""
         self.principal: Any = None
         """Who the transport authenticated (HTTP bearer auth); None when nobody was."""
-        self.revision: Revision | None = None
-        self.client_info: dict[str, Any] = {}
-        self.client_capabilities: dict[str, Any] = {}
-        self.initialized = False
+        self.session = SessionState()
+        """The handshake session's state (revision, client, log level, subscriptions)."""
         self._running: dict[RequestId, Cancellable] = {}
         self._active = 0
-        self.features: frozenset[str] = frozenset()
-        """What initialize offered this session (capability names); it holds for the session."""
-        self.subscriptions: set[str] = set()
-        """Resource URIs this client subscribed to (resources/subscribe)."""
         self.listens: dict[RequestId, dict[str, Any]] = {}
-        """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured."""
+        """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured.
+        Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        self.log_level: str | None = None
-        """The minimum level the client asked for with logging/setLevel (None: not asked)."""
         self._asked: dict[RequestId, _Answer] = {}
         self._next_ask = 0
         self._tasks: anyio.abc.TaskGroup | None = None
@@ -208,18 +204,13 @@ class Connection:
         self._one(parsed)
 
     def _error(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
-        """The error response to send, or None when the revision cannot express it.
-
-        Revisions before 2025-11-25 require an id on every response, so an error for a message
-        whose id is unknown (unparseable, invalid id) is logged instead of sent. Before
-        `initialize` the client's revision is unknown and the error is sent without an id, the
-        form of our latest revision (useful to someone typing at the server by hand).
-        """
-        rev = self.revision
-        if request_id is None and rev is not None and not rev.error_without_id:
+        """The error response to send, or None when the revision cannot express it (an error
+        for a message whose id is unknown is then logged instead of sent)."""
+        if request_id is None and not self.session.errors_without_id:
+            rev = self.session.revision
             log.warning(
                 "not answering an unidentifiable message (%s has no error without an id): %s",
-                rev.version,
+                rev.version if rev is not None else None,
                 error.message,
             )
             return None
@@ -336,7 +327,7 @@ class Connection:
 
     async def _serve(self, request: Request, running: _RequestTask) -> None:
         try:
-            reply = await self.server.dispatch(self, request)
+            reply = await dispatch(self.server, self, request)
         except asyncio.CancelledError:
             if running.cancel_called:
                 return  # cancelled by the client or by close(): no reply
@@ -360,7 +351,7 @@ class Connection:
         self._streams[request.id] = stream
         self._active += 1
         try:
-            return await self.server.dispatch(self, request)
+            return await dispatch(self.server, self, request)
         except asyncio.CancelledError:
             if not running.cancel_called:
                 raise
@@ -385,7 +376,7 @@ class Connection:
 
     def _notified(self, message: Notification) -> None:
         if message.method == "notifications/initialized":
-            self.initialized = True
+            self.session.initialized = True
         elif message.method == "notifications/cancelled":
             request_id = message.params.get("requestId")
             scope = self._running.get(request_id) if isinstance(request_id, int | str) else None
@@ -399,16 +390,10 @@ class Connection:
             self._active -= 1
 
     async def _serve_batch(self, messages: list[Message]) -> None:
-        rev = self.revision
-        if rev is None or not rev.batches:
+        refusal = self.session.batch_refusal()
+        if refusal is not None:
             # Not a batch response (the revision has none): each request that can be identified
             # gets its own error; the notifications in it are not acted on.
-            version = rev.version if rev else "none negotiated"
-            refusal = RpcError(
-                INVALID_REQUEST,
-                f"Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
-                f" (this session: {version})",
-            )
             ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
             for request_id in ids:
                 await self._reply_error(request_id, refusal)
@@ -422,14 +407,14 @@ class Connection:
             self._running[request.id] = scope
             try:
                 with scope:
-                    replies.append(await self.server.dispatch(self, request))
+                    replies.append(await dispatch(self.server, self, request))
             finally:
                 self._running.pop(request.id, None)
 
         async with anyio.create_task_group() as group:
             for message in messages:
                 if isinstance(message, Request):
-                    why = _unbatchable(message)
+                    why = unbatchable(message, METHODS.get(message.method))
                     if why is not None:
                         replies.append(
                             jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
@@ -444,16 +429,6 @@ class Connection:
                         replies.append(error)
         if replies:
             await self.send(jsonrpc.encode(replies))
-
-
-def _unbatchable(request: Request) -> str | None:
-    """Why a request may not travel in a batch: initialize never, and 2026-07-28 has no batches."""
-    if request.method == "initialize":
-        return "initialize must not be batched"
-    meta = request.params.get("_meta")
-    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
-        return "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC batch"
-    return None
 
 
 class _Answer:

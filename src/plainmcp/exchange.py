@@ -30,7 +30,6 @@ class Exchange:
     client_capabilities: Mapping[str, Any]
     features: frozenset[str]
     """The capabilities this request may use (offered at initialize, or all for stateless)."""
-    stateless: bool = False
     request_log_level: str | None = field(default=None)
     """2026-07-28: the level the request's `_meta` asked for (no level: no log messages)."""
     answers: Mapping[str, Any] = field(default_factory=dict)
@@ -49,9 +48,14 @@ class Exchange:
         return meta if isinstance(meta, dict) else {}
 
     @property
+    def stateless(self) -> bool:
+        """The request carries its own revision and client (2026-07-28): no session."""
+        return not self.revision.handshake
+
+    @property
     def log_level(self) -> str | None:
         """The minimum level to send; None sends everything (handshake era before setLevel)."""
-        return self.request_log_level if self.stateless else self.conn.log_level
+        return self.request_log_level if self.stateless else self.conn.session.log_level
 
     @property
     def logging_allowed(self) -> bool:

@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
 from plainmcp.options import PayloadLimits
 from plainmcp.store import BlobStore, blob_uri
-from plainmcp.store import blob_key as blob_key  # server.py imports it from here
-from plainmcp.store import read_blob as read_blob  # server.py imports it from here
 from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut
 
 if TYPE_CHECKING:

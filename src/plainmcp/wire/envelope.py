@@ -17,6 +17,7 @@ from plainmcp.wire.meta import (
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
+from plainmcp.wire.methods import METHODS
 from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision
 
 
@@ -52,7 +53,8 @@ def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
             INVALID_PARAMS,
             f"Invalid params: {LOG_LEVEL} must be one of {', '.join(LOG_LEVELS)}",
         )
-    if method in rev.removed_methods:
+    known = METHODS.get(method)
+    if known is not None and rev.version not in known.revisions:
         raise RpcError(
             METHOD_NOT_FOUND,
             f"Method not found: {method} is not part of protocol revision {rev.version}",

@@ -29,6 +29,7 @@ from plainmcp.options import ResultOptions
 from plainmcp.results import CallResult
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.meta import SERVER_INFO
+from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
@@ -257,24 +258,19 @@ class CachePolicy:
     scope: Literal["public", "private"] = "public"
 
 
-_LISTS = frozenset(
-    {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"}
-)
-
-
 def finish_result(
     result: dict[str, Any],
-    method: str,
+    method: Method,
     rev: Revision,
     server_info: Mapping[str, Any],
     cache: CachePolicy,
 ) -> dict[str, Any]:
     """What every result of a revision with `resultType` carries: the type, the server's
-    identity in `_meta`, and freshness hints where the method is cacheable."""
+    identity in `_meta`, and freshness hints where the method is cacheable (`method.ttl`)."""
     out = dict(result)
     out.setdefault("resultType", "complete")
-    if out["resultType"] == "complete" and (method in _LISTS or method == "resources/read"):
-        out["ttlMs"] = cache.list_ttl_ms if method in _LISTS else cache.read_ttl_ms
+    if method.ttl is not None and out["resultType"] == "complete":
+        out["ttlMs"] = cache.list_ttl_ms if method.ttl == "list" else cache.read_ttl_ms
         out["cacheScope"] = cache.scope
     meta = dict(out.get("_meta") or {})
     meta[SERVER_INFO] = dict(server_info)
@@ -282,9 +278,10 @@ def finish_result(
     return out
 
 
-def listing(key: str, items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
-    """One page of a list method's result (tools, resources, templates, prompts)."""
-    result: dict[str, Any] = {key: items}
+def listing(method: Method, items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    """One page of a paginated list method's result, under the key the table gives it."""
+    assert method.lists is not None, f"{method.name} is not a paginated list"
+    result: dict[str, Any] = {method.lists: items}
     if next_cursor is not None:
         result["nextCursor"] = next_cursor
     return result

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from plainmcp.wire import json
+from plainmcp.wire.methods import METHODS
 
 __all__ = [
     "ENV_SECRET",
@@ -73,12 +74,6 @@ _KEY_LABEL = b"plainmcp/request-state/v1"
 _TOKEN = re.compile(r"v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})")
 
 Reason = Literal["malformed", "tampered", "expired", "mismatch"]
-
-_OTHER_TARGET = {
-    "tools/call": "another tool",
-    "prompts/get": "another prompt",
-    "resources/read": "another resource",
-}
 
 
 class StateError(Exception):
@@ -284,7 +279,9 @@ class StateSigner:
         if state.method != method:
             raise _mismatch("another method")
         if state.target != target:
-            raise _mismatch(_OTHER_TARGET.get(method, "another target"))
+            named = METHODS.get(method)
+            kind = named.target.kind if named is not None and named.target is not None else None
+            raise _mismatch(f"another {kind or 'target'}")
         if not hmac.compare_digest(state.arguments_digest, self.digest(arguments)):
             raise _mismatch("other arguments")
         if state.principal != principal:

@@ -21,21 +21,24 @@ class Revision:
     batches: bool
     """JSON-RPC batches must be accepted (2025-03-26 only)."""
     error_without_id: bool
+    """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
+    require an id (string or integer) on every response, so such errors cannot be sent there."""
     progress_message: bool
     """`message` in notifications/progress."""
     client_requests: frozenset[str]
+    """Requests a server may send to the client (2026-07-28 has none: input-required results)."""
     input_requests: frozenset[str]
     """Requests a server may make of the client inside an input-required result (2026-07-28)."""
     elicitation_multi_select: bool
-    removed_methods: frozenset[str]
-    """Methods of earlier revisions this one no longer has (answered -32601)."""
-    session_notifications: bool
-    """list_changed and resource updates go to the session (2026-07-28: subscriptions/listen)."""
     """Array (multi-select) fields in an elicitation's requestedSchema (2025-11-25+)."""
-    """Requests a server may send to the client (2026-07-28 has none: input-required results)."""
-    """An error response may leave out `id` (a parse error, an unreadable id). Older schemas
-    require an id (string or integer) on every response, so such errors cannot be sent there."""
+    removed_methods: frozenset[str]
+    """Methods of earlier revisions this one no longer has (answered -32601); `wire.methods`
+    derives each method's revisions from this and the revision that added it."""
+    session_notifications: bool
+    """list_changed and resource updates go to the session (2026-07-28: subscriptions/listen);
+    `SessionState.announces` and `hears_updates_of` read it."""
     content_types: frozenset[str]
+    """Content block types the revision has (others get a stand-in, `render.downgrade`)."""
     annotation_fields: frozenset[str]
     """Wire names of the content annotations the revision defines."""
     block_meta: bool
@@ -45,15 +48,19 @@ class Revision:
     tool_fields: frozenset[str]
     """Optional Tool fields beyond name, description and inputSchema."""
     server_info_fields: frozenset[str]
+    """The Implementation fields serverInfo may carry."""
     result_type: bool
     """Every result carries `resultType`."""
     completions_capability: bool
+    """initialize can announce `completions` (2024-11-05 serves completion/complete without)."""
     resource_link_icons: bool
+    """`icons` on resource_link content blocks."""
     prompt_fields: frozenset[str]
     """Optional Prompt fields beyond name, description and arguments."""
     prompt_argument_fields: frozenset[str]
     """Optional PromptArgument fields beyond name, description and required."""
     resource_not_found: int
+    """The error code answering a read of an unknown resource URI."""
     resource_fields: frozenset[str]
     """Optional Resource and ResourceTemplate fields beyond uri/uriTemplate, name, description,
     mimeType, annotations and (resources only) size, which every revision has."""
@@ -212,9 +219,9 @@ REVISIONS: dict[str, Revision] = {
 }
 
 HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v, r in REVISIONS.items() if r.handshake)
+"""Revisions whose sessions start with initialize, oldest first."""
 STATELESS_VERSIONS: tuple[str, ...] = tuple(v for v, r in REVISIONS.items() if not r.handshake)
-"""Revisions served per request, from `params._meta` (no initialize)."""
-"""Oldest first."""
+"""Revisions served per request, from `params._meta` (no initialize), oldest first."""
 LATEST_HANDSHAKE: str = HANDSHAKE_VERSIONS[-1]
 
 
@@ -234,9 +241,7 @@ _TOOL_FIELD_ORDER = ("title", "annotations", "outputSchema", "icons", "_meta")
 _INFO_ORDER = ("name", "version", "title", "description", "icons", "websiteUrl")
 _RESOURCE_FIELD_ORDER = ("title", "icons", "_meta")
 _PROMPT_FIELD_ORDER = ("title", "icons", "_meta")
-
-
-_SHAPES = {"none": "–", "object": "object only", "any": "any JSON"}
+_STRUCTURED_CELL = {"none": "–", "object": "object only", "any": "any JSON"}
 
 
 def _mark(flag: bool) -> str:
@@ -288,7 +293,7 @@ def compatibility_markdown() -> str:
         ("`_meta` on content blocks", [_mark(r.block_meta) for r in revs]),
         (
             "`structuredContent`",
-            [{"none": "–", "object": "object only", "any": "any JSON"}[r.structured] for r in revs],
+            [_STRUCTURED_CELL[r.structured] for r in revs],
         ),
     ]
     rows += [

@@ -118,18 +118,9 @@ async def post_to_session(
     send: AsgiSend,
 ) -> None:
     conn = session.conn
-    rev = conn.revision
-    if batch and (rev is None or not rev.batches):
-        version = rev.version if rev else "none negotiated"
-        await send_error(
-            send,
-            400,
-            RpcError(
-                INVALID_REQUEST,
-                "Invalid Request: JSON-RPC batches are only part of revision 2025-03-26"
-                f" (this session: {version})",
-            ),
-        )
+    refusal = conn.session.batch_refusal() if batch else None
+    if refusal is not None:
+        await send_error(send, 400, refusal)
         return
     requests: list[Request] = []
     refusals: list[dict[str, Any]] = []

@@ -23,10 +23,8 @@ from plainmcp.wire.meta import (
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
+from plainmcp.wire.methods import METHODS
 from plainmcp.wire.revisions import REVISIONS
-
-NAMED_BY = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
-"""Methods whose `Mcp-Name` header repeats a param (2026-07-28), and which param."""
 
 _STATELESS_STATUS = {
     METHOD_NOT_FOUND: 404,
@@ -102,9 +100,11 @@ def stateless_header_error(
         ("MCP-Protocol-Version", headers.get("mcp-protocol-version"), body_version),
         ("Mcp-Method", headers.get("mcp-method"), request.method),
     ]
-    param = NAMED_BY.get(request.method)
-    if param is not None:
-        checks.append(("Mcp-Name", headers.get("mcp-name"), request.params.get(param)))
+    method = METHODS.get(request.method)
+    if method is not None and method.target is not None:
+        # The `Mcp-Name` header repeats the param naming the request's target (2026-07-28).
+        named = request.params.get(method.target.param)
+        checks.append(("Mcp-Name", headers.get("mcp-name"), named))
     for name, raw, expected in checks:
         if raw is None:
             return _mismatch(f"the {name} header is required")

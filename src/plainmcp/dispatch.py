@@ -1,0 +1,159 @@
+"""The dispatcher: one request to its response message, the same for every transport.
+
+The method table (wire/methods.py) says what a method takes, needs and names; this module maps
+each entry to its handler (handlers/), builds the Exchange the request is served under (its own
+`_meta` at 2026-07-28, else its session's) and turns what the handler raises into errors.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from plainmcp import input_required
+from plainmcp.context import ClientCapabilityError, InputRequired
+from plainmcp.exchange import Exchange
+from plainmcp.handlers import completion, lifecycle, prompts, resources, subscriptions, tools
+from plainmcp.wire import jsonrpc, methods, render
+from plainmcp.wire.envelope import stateless_revision
+from plainmcp.wire.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    Request,
+    RpcError,
+)
+from plainmcp.wire.meta import (
+    CLIENT_CAPABILITIES,
+    CLIENT_INFO,
+    LOG_LEVEL,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    PROTOCOL_VERSION,
+)
+from plainmcp.wire.methods import METHODS, Method
+from plainmcp.wire.revisions import negotiate
+
+if TYPE_CHECKING:
+    from plainmcp.connection import Connection
+    from plainmcp.server import Server
+
+log = logging.getLogger("plainmcp")
+
+Handler = Callable[["Server", Exchange], Awaitable[dict[str, Any]]]
+
+HANDLERS: dict[Method, Handler] = {
+    methods.INITIALIZE: lifecycle.initialize,
+    methods.DISCOVER: lifecycle.discover,
+    methods.PING: lifecycle.ping,
+    methods.SET_LEVEL: lifecycle.set_level,
+    methods.TOOLS_LIST: tools.list_tools,
+    methods.TOOLS_CALL: tools.call,
+    methods.RESOURCES_LIST: resources.list_resources,
+    methods.TEMPLATES_LIST: resources.list_templates,
+    methods.RESOURCES_READ: resources.read,
+    methods.SUBSCRIBE: subscriptions.subscribe,
+    methods.UNSUBSCRIBE: subscriptions.unsubscribe,
+    methods.PROMPTS_LIST: prompts.list_prompts,
+    methods.PROMPTS_GET: prompts.get,
+    methods.COMPLETE: completion.complete,
+    methods.LISTEN: subscriptions.listen,
+}
+"""The handler of each entry of the method table (keyed by the entries: names live there)."""
+
+_ROUTES: dict[str, tuple[Method, Handler]] = {m.name: (m, HANDLERS[m]) for m in METHODS.values()}
+
+
+async def dispatch(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
+    """One request to its response message. Never raises for a bad request."""
+    route = _ROUTES.get(request.method)
+    try:
+        if route is None:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        method, handler = route
+        _check_meta(request.params)
+        ex = exchange(server, conn, request, method)
+        if method.capability is not None and method.capability not in ex.features:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        methods.check(method.params, request.params)
+        try:
+            result = await handler(server, ex)
+        except InputRequired as needed_input:
+            result = input_required.result(server.state_signer, ex, method, needed_input)
+        except ClientCapabilityError as missing:
+            if missing.required is None:
+                raise
+            raise RpcError(
+                MISSING_REQUIRED_CLIENT_CAPABILITY,
+                str(missing),
+                {"requiredCapabilities": dict(missing.required)},
+            ) from None
+        rev = ex.revision
+        if rev.result_type:
+            result = render.finish_result(
+                result, method, rev, server.server_info(rev), server.cache
+            )
+    except RpcError as exc:
+        return jsonrpc.error_message(request.id, exc)
+    except Exception:
+        log.exception("internal error serving %s", request.method)
+        return jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, "Internal error"))
+    return jsonrpc.result_message(request.id, result)
+
+
+def exchange(server: Server, conn: Connection, request: Request, method: Method) -> Exchange:
+    """The revision and client a request is served for: its own `_meta` (2026-07-28), else
+    its session's."""
+    meta = request.params.get("_meta")
+    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+        return _stateless_exchange(server, conn, request, method, meta)
+    if method.needs_envelope:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
+    session = conn.session
+    refusal = session.refusal(method)
+    if refusal is not None:
+        raise refusal
+    rev = session.revision
+    if rev is None:
+        rev = negotiate(request.params.get("protocolVersion"))
+    return Exchange(
+        conn=conn,
+        request=request,
+        revision=rev,
+        client_info=session.client_info,
+        client_capabilities=session.client_capabilities,
+        features=session.features,
+        principal=conn.principal,
+    )
+
+
+def _stateless_exchange(
+    server: Server, conn: Connection, request: Request, method: Method, meta: dict[str, Any]
+) -> Exchange:
+    rev = stateless_revision(request.method, request.params)
+    client_info = meta.get(CLIENT_INFO)
+    return Exchange(
+        conn=conn,
+        request=request,
+        revision=rev,
+        client_info=client_info if isinstance(client_info, dict) else {},
+        client_capabilities=meta[CLIENT_CAPABILITIES],
+        features=server._features(rev),
+        request_log_level=meta.get(LOG_LEVEL),
+        answers=input_required.answers(server.state_signer, request, method, conn.principal),
+        principal=conn.principal,
+    )
+
+
+def _check_meta(params: dict[str, Any]) -> None:
+    """`_meta` is an object, and a progress token a string or an integer (all revisions)."""
+    meta = params.get("_meta")
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise RpcError(INVALID_PARAMS, "Invalid params: _meta must be an object")
+    token = meta.get("progressToken")
+    if token is not None and (isinstance(token, bool) or not isinstance(token, int | str)):
+        raise RpcError(
+            INVALID_PARAMS, "Invalid params: _meta.progressToken must be a string or an integer"
+        )

@@ -1,0 +1,36 @@
+"""completion/complete: a prompt argument or a resource-template variable, one way."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from plainmcp import completion
+from plainmcp.wire import render
+from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
+
+if TYPE_CHECKING:
+    from plainmcp.exchange import Exchange
+    from plainmcp.server import Server
+
+
+async def complete(server: Server, ex: Exchange) -> dict[str, Any]:
+    asked = completion.read_request(ex.params)
+    if asked.ref_type == "ref/prompt":
+        completer = server.prompts.completer(asked.ref, asked.argument)
+        label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"
+    else:
+        template = next(
+            (t for t in server.resources.templates if t.uri_template == asked.ref), None
+        )
+        if template is None:
+            raise RpcError(INVALID_PARAMS, f"Unknown resource template: {asked.ref}")
+        if asked.argument not in template.variables:
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Resource template '{asked.ref}' has no variable '{asked.argument}'",
+            )
+        explicit = server._template_completers.get((template, asked.argument))
+        completer = completion.completer_for(template.fn, asked.argument, explicit)
+        label = f"completion of '{asked.ref}' variable '{asked.argument}'"
+    found = await completion.complete(completer, asked.value, asked.context, label=label)
+    return render.completion_result(found, ex.revision)

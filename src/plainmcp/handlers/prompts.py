@@ -1,0 +1,31 @@
+"""prompts/list and prompts/get."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.handlers import inject
+from plainmcp.wire import render
+from plainmcp.wire.methods import PROMPTS_LIST
+
+if TYPE_CHECKING:
+    from plainmcp.exchange import Exchange
+    from plainmcp.server import Server
+
+
+async def list_prompts(server: Server, ex: Exchange) -> dict[str, Any]:
+    items, next_cursor = server.prompts.page(ex.params.get("cursor"), server.page_size)
+    rendered = [render.prompt(p, ex.revision) for p in items]
+    return render.listing(PROMPTS_LIST, rendered, next_cursor)
+
+
+async def get(server: Server, ex: Exchange) -> dict[str, Any]:
+    name: str = ex.params["name"]
+    spec = server.prompts[name].spec if name in server.prompts else None
+    got = await server.prompts.get(
+        name,
+        ex.params.get("arguments"),
+        inject=inject(server, ex, spec),
+        mask_errors=server.mask_errors,
+    )
+    return render.get_prompt_result(got, ex.revision, server.options)

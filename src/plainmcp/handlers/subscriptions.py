@@ -1,0 +1,54 @@
+"""resources/subscribe and unsubscribe (a handshake session's state), and subscriptions/listen
+(2026-07-28: a request that stays open, carrying the notifications it opted in to)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.notify import LISTEN_FEATURE, tagged
+from plainmcp.wire import render
+from plainmcp.wire.meta import SUBSCRIPTION_ID
+
+if TYPE_CHECKING:
+    from plainmcp.exchange import Exchange
+    from plainmcp.server import Server
+
+
+async def subscribe(server: Server, ex: Exchange) -> dict[str, Any]:
+    uri: str = ex.params["uri"]
+    if not server.resources.exists(uri):
+        raise render.resource_not_found(uri, ex.revision)
+    ex.conn.session.subscriptions.add(uri)
+    return {}
+
+
+async def unsubscribe(server: Server, ex: Exchange) -> dict[str, Any]:
+    ex.conn.session.subscriptions.discard(ex.params["uri"])
+    return {}
+
+
+async def listen(server: Server, ex: Exchange) -> dict[str, Any]:
+    """A stream of the notifications the client opted in to, until it cancels or the
+    transport ends it (`notify` fans them out to it)."""
+    wanted = ex.params["notifications"]
+    honoured: dict[str, Any] = {}
+    for flag, feature in LISTEN_FEATURE.items():
+        if wanted.get(flag) is True and feature in ex.features:
+            honoured[flag] = True
+    uris = wanted.get("resourceSubscriptions")
+    if uris is not None:
+        known = [u for u in uris if server.resources.exists(u)]
+        if known:
+            honoured["resourceSubscriptions"] = known
+    listen_id = ex.request.id
+    await ex.conn.notify(
+        "notifications/subscriptions/acknowledged",
+        {**tagged(listen_id), "notifications": honoured},
+        related_to=listen_id,
+    )
+    ex.conn.listens[listen_id] = honoured
+    try:
+        await ex.conn.closing.wait()
+    finally:
+        ex.conn.listens.pop(listen_id, None)
+    return {"_meta": {SUBSCRIPTION_ID: listen_id}}

@@ -1,0 +1,78 @@
+"""tools/list and tools/call: the tool list per revision (cached), and a call through its
+concurrency bound and the payload guards to the rendered result."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from plainmcp.guards import fits, guard
+from plainmcp.tools import call_tool
+from plainmcp.wire import render
+from plainmcp.wire.cursor import page
+from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
+from plainmcp.wire.methods import TOOLS_LIST
+from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.exchange import Exchange
+    from plainmcp.server import Server
+
+
+def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
+    """Every tool rendered for `rev`; built once per revision until the tools change."""
+    rendered = server._tool_pages.get(rev.version)
+    if rendered is None:
+        rendered = [render.tool(t, rev, server.options) for t in server._tools.values()]
+        server._tool_pages[rev.version] = rendered
+    return rendered
+
+
+async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
+    cursor = ex.params.get("cursor")
+    tools, next_cursor = page(tool_list(server, ex.revision), cursor, server.page_size)
+    return render.listing(TOOLS_LIST, list(tools), next_cursor)
+
+
+async def call(server: Server, ex: Exchange) -> dict[str, Any]:
+    params = ex.params
+    name = params["name"]
+    arguments = params.get("arguments")
+    if arguments is None:
+        arguments = {}
+    tool = server._tools.get(name)
+    if tool is None:
+        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+    context = server.context(ex) if tool.spec.context_params else None
+    run = functools.partial(
+        call_tool,
+        tool,
+        arguments,
+        server.options,
+        mask_errors=server.mask_errors,
+        context=context,
+        timeout=server.tool_timeout,
+    )
+    if server.max_concurrent_tools is None:
+        outcome = await run()
+    else:
+        async with _slots(server):
+            outcome = await run()
+    if not fits(outcome, server.payload_limits):
+        outcome = await guard(
+            outcome,
+            server.payload_limits,
+            server.blob_store,
+            structured_required=tool.output_schema is not None,
+        )
+    return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
+
+
+def _slots(server: Server) -> anyio.CapacityLimiter:
+    """The server's bound on tool calls at once, made on first use (inside the event loop)."""
+    assert server.max_concurrent_tools is not None
+    if server._tool_slots is None:
+        server._tool_slots = anyio.CapacityLimiter(server.max_concurrent_tools)
+    return server._tool_slots
