@@ -60,14 +60,15 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     else:
         async with _slots(server):
             outcome = await run()
+    output_schema = tool.output_schema
     if not fits(outcome, server.payload_limits):
         outcome = await guard(
             outcome,
             server.payload_limits,
             server.blob_store,
-            structured_required=tool.output_schema is not None,
+            structured_required=output_schema is not None,
         )
-    return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
+    return render.call_result(outcome, ex.revision, server.options, output_schema)
 
 
 def _slots(server: Server) -> anyio.CapacityLimiter:
