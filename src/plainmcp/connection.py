@@ -1,7 +1,7 @@
 """Connection: one client session over one transport.
 
 It owns the task and thread plumbing of one client: the requests in flight (for cancellation),
-the requests to the client (client_requests.py), batches (batches.py), the order of replies.
+the requests to the client (asks.py), batches (batches.py), the order of replies.
 What the session is (revision, client, level, subscriptions) is `session`, plain data
 (wire/session.py). Transports feed it lines with `receive()` and give it a `send` function.
 """
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import anyio.abc
 
+from plainmcp.asks import Asks
 from plainmcp.batches import serve_batch
-from plainmcp.client_requests import ClientRequests
 from plainmcp.dispatch import dispatch
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
@@ -94,7 +94,7 @@ class Connection:
         Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        self._client_requests = ClientRequests()
+        self._asks = Asks()
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
         self._loop_thread: int | None = None
@@ -284,9 +284,7 @@ class Connection:
         An error answer raises RpcError; no answer within `timeout` seconds raises TimeoutError
         and tells the client the request is cancelled. Cancelling the caller does the same.
         """
-        return await self._client_requests.ask(
-            self, method, params, timeout=timeout, related_to=related_to
-        )
+        return await self._asks.ask(self, method, params, timeout=timeout, related_to=related_to)
 
     def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
         """What the client cancels `request_id` through (None once it has finished)."""
@@ -340,7 +338,7 @@ class Connection:
         if isinstance(message, Notification):
             self._notified(message)
         elif isinstance(message, Response):
-            self._client_requests.answered(message)
+            self._asks.answered(message)
 
     def _notified(self, message: Notification) -> None:
         if message.method == "notifications/initialized":

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("plainmcp")
 
 
-class ClientRequests:
+class Asks:
     """One connection's requests to its client still waiting for an answer."""
 
     __slots__ = ("_asked", "_next_ask")
