@@ -24,7 +24,7 @@ from plainmcp.headers import (
 )
 from plainmcp.options import ResultOptions
 from plainmcp.tools import Tool, make_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 
@@ -59,7 +59,7 @@ def test_marked_parameter_schema_is_the_spec_example() -> None:
 
 @pytest.mark.parametrize("revision", ["2025-11-25", "2026-07-28"])
 def test_marked_definition_is_valid_on_the_wire(revision: str) -> None:
-    out = render.tool(make_tool(execute_sql), REVISIONS[revision], ResultOptions())
+    out = definitions.tool(make_tool(execute_sql), REVISIONS[revision], ResultOptions())
     validate_definition(out, revision, "Tool")
     assert out["inputSchema"]["properties"]["region"]["x-mcp-header"] == "Region"
 

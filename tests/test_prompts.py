@@ -27,7 +27,7 @@ from plainmcp.prompts import (
     Prompts,
 )
 from plainmcp.resources import safe_join
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
@@ -591,7 +591,7 @@ EXPECTED_PROMPT["2026-07-28"] = EXPECTED_PROMPT["2025-11-25"]
 
 @pytest.mark.parametrize("version", ALL)
 def test_rendered_prompt(version: str) -> None:
-    out = render.prompt(full_prompt(), REVISIONS[version])
+    out = definitions.prompt(full_prompt(), REVISIONS[version])
     assert out == EXPECTED_PROMPT[version]
     validate_definition(out, version, "Prompt")
     listing: dict[str, Any] = {"prompts": [out], "nextCursor": "abc"}
@@ -602,7 +602,7 @@ def test_rendered_prompt(version: str) -> None:
 
 @pytest.mark.parametrize("version", ALL)
 def test_rendered_minimal_prompt(version: str) -> None:
-    out = render.prompt(Prompts().add(lambda: "", name="bare"), REVISIONS[version])
+    out = definitions.prompt(Prompts().add(lambda: "", name="bare"), REVISIONS[version])
     assert out == {"name": "bare", "arguments": []}
     validate_definition(out, version, "Prompt")
 

@@ -1,6 +1,6 @@
-"""Resources (plainmcp.resources) and their wire shapes (wire.render): registration, matching,
-path-traversal refusal, pagination, reading, errors. Every rendered dict is compared exactly and
-validated against the revision's official schema definition."""
+"""Resources (plainmcp.resources) and their wire shapes (wire.definitions, wire.render):
+registration, matching, path-traversal refusal, pagination, reading, errors. Every rendered dict
+is compared exactly and validated against the revision's official schema definition."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from plainmcp.resources import (
     ResourceTemplate,
     safe_join,
 )
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import make_cursor
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 from plainmcp.wire.revisions import REVISIONS
@@ -124,7 +124,7 @@ ICON_WIRE = {"src": "https://example.com/r.png", "mimeType": "image/png", "sizes
     ],
 )
 def test_resource_definition_per_revision(rev: str, expected: dict[str, Any]) -> None:
-    out = render.resource(full_resource(), REVISIONS[rev])
+    out = definitions.resource(full_resource(), REVISIONS[rev])
     assert out == expected
     validate_definition(out, rev, "Resource")
 
@@ -138,7 +138,7 @@ def test_minimal_resource_definition(rev: str) -> None:
 
     made = registry.add(status, "app://status")
     assert isinstance(made, Resource)
-    out = render.resource(made, REVISIONS[rev])
+    out = definitions.resource(made, REVISIONS[rev])
     assert out == {"uri": "app://status", "name": "status"}
     validate_definition(out, rev, "Resource")
 
@@ -213,7 +213,7 @@ BASIC_TEMPLATE = {
     ],
 )
 def test_template_definition_per_revision(rev: str, expected: dict[str, Any]) -> None:
-    out = render.resource_template(full_template(), REVISIONS[rev])
+    out = definitions.resource_template(full_template(), REVISIONS[rev])
     assert out == expected
     assert list(out)[:2] == ["uriTemplate", "name"]
     validate_definition(out, rev, "ResourceTemplate")
@@ -281,9 +281,14 @@ def test_a_list_page_validates(rev: str) -> None:
     registry.add("a", "a://1")
     registry.add(b"\x00\x01", "a://2")
     page, cursor = registry.page(None, 1)
-    out = {"resources": [render.resource(r, REVISIONS[rev]) for r in page], "nextCursor": cursor}
+    out = {
+        "resources": [definitions.resource(r, REVISIONS[rev]) for r in page],
+        "nextCursor": cursor,
+    }
     validate_definition(out, rev, "ListResourcesResult")
-    templates = {"resourceTemplates": [render.resource_template(full_template(), REVISIONS[rev])]}
+    templates = {
+        "resourceTemplates": [definitions.resource_template(full_template(), REVISIONS[rev])]
+    }
     validate_definition(templates, rev, "ListResourceTemplatesResult")
 
 

@@ -34,7 +34,7 @@ from typing_extensions import TypedDict
 from plainmcp import Audio, Image, ResourceLink, ResultOptions, Text, ToolError, ToolResult
 from plainmcp.content import content_uri
 from plainmcp.tools import Tool, call_tool, make_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 from tests.test_mime import pdf_bytes, png_bytes, wav_bytes
@@ -93,7 +93,7 @@ async def run(
 
 
 def definition(tool: Tool, revision: str, options: ResultOptions = DEFAULT) -> dict[str, Any]:
-    out = render.tool(tool, REVISIONS[revision], options)
+    out = definitions.tool(tool, REVISIONS[revision], options)
     validate_definition(out, revision, "Tool")
     return out
 

@@ -19,7 +19,7 @@ from plainmcp.context import ClientCapabilityError, Context
 from plainmcp.resources import safe_join
 from plainmcp.results import CallResult
 from plainmcp.tools import Tool, call_tool, make_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 
@@ -39,7 +39,7 @@ class Weather(TypedDict):  # typing_extensions: pydantic needs it on Python 3.11
 
 
 def definition(tool: Tool, revision: str = "2025-11-25") -> dict[str, Any]:
-    out = render.tool(tool, REVISIONS[revision], OPTIONS)
+    out = definitions.tool(tool, REVISIONS[revision], OPTIONS)
     validate_definition(out, revision, "Tool")
     return out
 

@@ -1,9 +1,9 @@
 """Connection: one client session over one transport.
 
 It owns the task and thread plumbing of one client: the requests in flight (for cancellation),
-the requests to the client, the order of replies. What the session is (revision, client, level,
-subscriptions) is `session`, plain data (wire/session.py). Transports feed it lines with
-`receive()` and give it a `send` function.
+the requests to the client (asks.py), batches (batches.py), the order of replies.
+What the session is (revision, client, level, subscriptions) is `session`, plain data
+(wire/session.py). Transports feed it lines with `receive()` and give it a `send` function.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import anyio.abc
 
+from plainmcp.asks import Asks
+from plainmcp.batches import serve_batch
 from plainmcp.dispatch import dispatch
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
@@ -32,8 +34,7 @@ from plainmcp.wire.jsonrpc import (
     Response,
     RpcError,
 )
-from plainmcp.wire.methods import METHODS
-from plainmcp.wire.session import SessionState, unbatchable
+from plainmcp.wire.session import SessionState
 
 if TYPE_CHECKING:
     from plainmcp.server import Server
@@ -93,8 +94,7 @@ class Connection:
         Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        self._asked: dict[RequestId, _Answer] = {}
-        self._next_ask = 0
+        self._asks = Asks()
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
         self._loop_thread: int | None = None
@@ -284,37 +284,7 @@ class Connection:
         An error answer raises RpcError; no answer within `timeout` seconds raises TimeoutError
         and tells the client the request is cancelled. Cancelling the caller does the same.
         """
-        self._next_ask += 1
-        request_id: RequestId = f"plainmcp-{self._next_ask}"
-        answer = _Answer()
-        self._asked[request_id] = answer
-        send = self._send_for(related_to)
-        try:
-            await send(jsonrpc.encode(jsonrpc.request_message(request_id, method, params)))
-            with anyio.fail_after(timeout):
-                response = await answer.wait()
-        except BaseException as exc:
-            if self._asked.pop(request_id, None) is not None:
-                reason = "timed out" if isinstance(exc, TimeoutError) else "cancelled"
-                with anyio.CancelScope(shield=True):
-                    await self.notify(
-                        "notifications/cancelled",
-                        {"requestId": request_id, "reason": reason},
-                        related_to=related_to,
-                    )
-            if isinstance(exc, TimeoutError):
-                raise TimeoutError(
-                    f"the client did not answer {method} within {timeout:g} seconds"
-                ) from None
-            raise
-        if response.error is not None:
-            code = response.error.get("code")
-            raise RpcError(
-                code if isinstance(code, int) else -32603,
-                str(response.error.get("message", "")),
-                response.error.get("data"),
-            )
-        return response.result or {}
+        return await self._asks.ask(self, method, params, timeout=timeout, related_to=related_to)
 
     def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
         """What the client cancels `request_id` through (None once it has finished)."""
@@ -368,11 +338,7 @@ class Connection:
         if isinstance(message, Notification):
             self._notified(message)
         elif isinstance(message, Response):
-            answer = self._asked.pop(message.id, None)
-            if answer is None:
-                log.warning("ignored a response to unknown request %r", message.id)
-            else:
-                answer.deliver(message)
+            self._asks.answered(message)
 
     def _notified(self, message: Notification) -> None:
         if message.method == "notifications/initialized":
@@ -385,66 +351,6 @@ class Connection:
 
     async def _batch(self, messages: list[Message]) -> None:
         try:
-            await self._serve_batch(messages)
+            await serve_batch(self, messages)
         finally:
             self._active -= 1
-
-    async def _serve_batch(self, messages: list[Message]) -> None:
-        refusal = self.session.batch_refusal()
-        if refusal is not None:
-            # Not a batch response (the revision has none): each request that can be identified
-            # gets its own error; the notifications in it are not acted on.
-            ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
-            for request_id in ids:
-                await self._reply_error(request_id, refusal)
-            if not ids:
-                await self._reply_error(None, refusal)
-            return
-        replies: list[dict[str, Any]] = []
-
-        async def serve(request: Request) -> None:
-            scope = anyio.CancelScope()
-            self._running[request.id] = scope
-            try:
-                with scope:
-                    replies.append(await dispatch(self.server, self, request))
-            finally:
-                self._running.pop(request.id, None)
-
-        async with anyio.create_task_group() as group:
-            for message in messages:
-                if isinstance(message, Request):
-                    why = unbatchable(message, METHODS.get(message.method))
-                    if why is not None:
-                        replies.append(
-                            jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
-                        )
-                    else:
-                        group.start_soon(serve, message)
-                elif isinstance(message, Notification):
-                    self._notified(message)
-                elif isinstance(message, Invalid) and message.reply:
-                    error = self._error(message.id, message.error)
-                    if error is not None:
-                        replies.append(error)
-        if replies:
-            await self.send(jsonrpc.encode(replies))
-
-
-class _Answer:
-    """Where the client's response to one of our requests lands."""
-
-    __slots__ = ("_event", "response")
-
-    def __init__(self) -> None:
-        self._event = anyio.Event()
-        self.response: Response | None = None
-
-    def deliver(self, response: Response) -> None:
-        self.response = response
-        self._event.set()
-
-    async def wait(self) -> Response:
-        await self._event.wait()
-        assert self.response is not None
-        return self.response

@@ -3,8 +3,8 @@
 A resource is a URI plus a static value or a function; a template is a URI with RFC 6570 level-1
 variables (`files://{name}`, see `uri_templates`) plus a function taking those variables. The
 registry knows nothing of connections or revisions: the server lists and reads through it,
-`resource_contents` turns a read's value into contents, and `wire.render` turns the objects
-here into each revision's wire shapes.
+`resource_contents` turns a read's value into contents, and `wire.definitions` and
+`wire.render` turn the objects here into each revision's wire shapes.
 """
 
 from __future__ import annotations

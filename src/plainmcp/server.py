@@ -24,7 +24,7 @@ from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, make_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.request_state import StateSigner
 from plainmcp.wire.revisions import Revision
@@ -288,7 +288,7 @@ class Server:
         if cached is not None and cached[0] == fields and cached[1] is self.icons:
             return cached[2]
         keys = ("name", "version", "title", "description", "websiteUrl")
-        info = render.server_info(dict(zip(keys, fields, strict=True)), self.icons, rev)
+        info = definitions.server_info(dict(zip(keys, fields, strict=True)), self.icons, rev)
         self._server_infos[rev.version] = (fields, self.icons, info)
         return info
 

@@ -86,7 +86,7 @@ class Tool:
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
-        """The natural schema; `render` wraps or drops it for revisions that need that."""
+        """The natural schema; `wire.definitions` wraps or drops it for revisions that need that."""
         return self.output.schema if self.output is not None else None
 
     @property

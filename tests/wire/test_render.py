@@ -1,5 +1,6 @@
-"""The renderer (wire.render): tool definitions and results per revision, exact dicts, each one
-validated against the revision's official Tool / CallToolResult definition."""
+"""The renderer (wire.definitions, wire.render): tool definitions and results per revision,
+exact dicts, each one validated against the revision's official Tool / CallToolResult
+definition."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from plainmcp import (
 from plainmcp.content import content_uri
 from plainmcp.results import CallResult
 from plainmcp.tools import make_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 
@@ -43,7 +44,7 @@ INPUT = {
 
 
 def tool_def(fn: Any, rev: str, options: ResultOptions = FALLBACK, **settings: Any) -> Any:
-    out = render.tool(make_tool(fn, **settings), REVISIONS[rev], options)
+    out = definitions.tool(make_tool(fn, **settings), REVISIONS[rev], options)
     if rev != "2026-07-28":  # the modern schema is checked where it is served
         validate_definition(out, rev, "Tool")
     return out

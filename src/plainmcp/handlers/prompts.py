@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.handlers import inject
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.methods import PROMPTS_LIST
 
 if TYPE_CHECKING:
@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 async def list_prompts(server: Server, ex: Exchange) -> dict[str, Any]:
     items, next_cursor = server.prompts.page(ex.params.get("cursor"), server.page_size)
-    rendered = [render.prompt(p, ex.revision) for p in items]
-    return render.listing(PROMPTS_LIST, rendered, next_cursor)
+    rendered = [definitions.prompt(p, ex.revision) for p in items]
+    return definitions.listing(PROMPTS_LIST, rendered, next_cursor)
 
 
 async def get(server: Server, ex: Exchange) -> dict[str, Any]:

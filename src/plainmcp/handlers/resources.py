@@ -9,7 +9,7 @@ from plainmcp.handlers import inject
 from plainmcp.resource_contents import Contents
 from plainmcp.resources import ResourceNotFound
 from plainmcp.store import blob_key, read_blob
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.methods import RESOURCES_LIST, TEMPLATES_LIST
 
 if TYPE_CHECKING:
@@ -20,15 +20,15 @@ if TYPE_CHECKING:
 
 async def list_resources(server: Server, ex: Exchange) -> dict[str, Any]:
     items, next_cursor = server.resources.page(ex.params.get("cursor"), server.page_size)
-    rendered = [render.resource(r, ex.revision) for r in items]
-    return render.listing(RESOURCES_LIST, rendered, next_cursor)
+    rendered = [definitions.resource(r, ex.revision) for r in items]
+    return definitions.listing(RESOURCES_LIST, rendered, next_cursor)
 
 
 async def list_templates(server: Server, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
     items, next_cursor = server.resources.template_page(cursor, server.page_size)
-    rendered = [render.resource_template(t, ex.revision) for t in items]
-    return render.listing(TEMPLATES_LIST, rendered, next_cursor)
+    rendered = [definitions.resource_template(t, ex.revision) for t in items]
+    return definitions.listing(TEMPLATES_LIST, rendered, next_cursor)
 
 
 async def read(server: Server, ex: Exchange) -> dict[str, Any]:

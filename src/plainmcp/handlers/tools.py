@@ -10,7 +10,7 @@ import anyio
 
 from plainmcp.guards import fits, guard
 from plainmcp.tools import call_tool
-from plainmcp.wire import render
+from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 from plainmcp.wire.methods import TOOLS_LIST
@@ -25,7 +25,7 @@ def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
     """Every tool rendered for `rev`; built once per revision until the tools change."""
     rendered = server._tool_pages.get(rev.version)
     if rendered is None:
-        rendered = [render.tool(t, rev, server.options) for t in server._tools.values()]
+        rendered = [definitions.tool(t, rev, server.options) for t in server._tools.values()]
         server._tool_pages[rev.version] = rendered
     return rendered
 
@@ -33,7 +33,7 @@ def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
 async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
     tools, next_cursor = page(tool_list(server, ex.revision), cursor, server.page_size)
-    return render.listing(TOOLS_LIST, list(tools), next_cursor)
+    return definitions.listing(TOOLS_LIST, list(tools), next_cursor)
 
 
 async def call(server: Server, ex: Exchange) -> dict[str, Any]:

@@ -1,0 +1,59 @@
+"""A JSON-RPC batch served on one connection: one array of replies, or per-request refusals
+where the session's revision has no batches (`SessionState.batch_refusal`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from plainmcp.dispatch import dispatch
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Notification, Request, RpcError
+from plainmcp.wire.methods import METHODS
+from plainmcp.wire.session import unbatchable
+
+if TYPE_CHECKING:
+    from plainmcp.connection import Connection
+
+
+async def serve_batch(connection: Connection, messages: list[Message]) -> None:
+    refusal = connection.session.batch_refusal()
+    if refusal is not None:
+        # Not a batch response (the revision has none): each request that can be identified
+        # gets its own error; the notifications in it are not acted on.
+        ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
+        for request_id in ids:
+            await connection._reply_error(request_id, refusal)
+        if not ids:
+            await connection._reply_error(None, refusal)
+        return
+    replies: list[dict[str, Any]] = []
+
+    async def serve(request: Request) -> None:
+        scope = anyio.CancelScope()
+        connection._running[request.id] = scope
+        try:
+            with scope:
+                replies.append(await dispatch(connection.server, connection, request))
+        finally:
+            connection._running.pop(request.id, None)
+
+    async with anyio.create_task_group() as group:
+        for message in messages:
+            if isinstance(message, Request):
+                why = unbatchable(message, METHODS.get(message.method))
+                if why is not None:
+                    replies.append(
+                        jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
+                    )
+                else:
+                    group.start_soon(serve, message)
+            elif isinstance(message, Notification):
+                connection._notified(message)
+            elif isinstance(message, Invalid) and message.reply:
+                error = connection._error(message.id, message.error)
+                if error is not None:
+                    replies.append(error)
+    if replies:
+        await connection.send(jsonrpc.encode(replies))

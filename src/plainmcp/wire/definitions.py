@@ -1,0 +1,164 @@
+"""Definitions for one revision: what the list methods and initialize send (tools, prompts,
+resources, templates, the server's identity), without the fields the revision lacks.
+
+The pieces results share with them (icons, annotations, object schemas) are here too;
+`render` writes the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.content import Annotations, Icon
+from plainmcp.options import ResultOptions
+from plainmcp.wire.methods import Method
+from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.prompts import Prompt
+    from plainmcp.resources import Resource, ResourceTemplate
+    from plainmcp.tools import Tool
+
+
+# --- shared pieces -------------------------------------------------------------------------
+
+
+def is_object_schema(schema: Mapping[str, Any]) -> bool:
+    return schema.get("type") == "object"
+
+
+def wrapped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The object schema that carries a non-object value as {"result": value}."""
+    return {"type": "object", "properties": {"result": dict(schema)}, "required": ["result"]}
+
+
+def icon(value: Icon) -> dict[str, Any]:
+    out: dict[str, Any] = {"src": value.src}
+    if value.mime_type is not None:
+        out["mimeType"] = value.mime_type
+    if value.sizes is not None:
+        out["sizes"] = list(value.sizes)
+    if value.theme is not None:
+        out["theme"] = value.theme
+    return out
+
+
+def annotation_fields(value: Annotations, rev: Revision) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if value.audience is not None:
+        out["audience"] = list(value.audience)
+    if value.priority is not None:
+        out["priority"] = value.priority
+    if value.last_modified is not None and "lastModified" in rev.annotation_fields:
+        out["lastModified"] = value.last_modified
+    return out or None
+
+
+# --- definitions ---------------------------------------------------------------------------
+
+
+def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
+    """A Tool definition for `tools/list`, without the fields the revision lacks."""
+    out: dict[str, Any] = {"name": value.name}
+    if value.title and "title" in rev.tool_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    out["inputSchema"] = value.input_schema
+    schema = value.output_schema
+    if schema is not None and "outputSchema" in rev.tool_fields:
+        if rev.structured == "any" or is_object_schema(schema):
+            out["outputSchema"] = schema
+        elif options.compat == "fallback":
+            out["outputSchema"] = wrapped_schema(schema)
+    if "annotations" in rev.tool_fields:
+        tool_annotations = dict(value.annotations or {})
+        if value.title and "title" not in rev.tool_fields:
+            tool_annotations.setdefault("title", value.title)
+        if tool_annotations:
+            out["annotations"] = tool_annotations
+    if value.icons and "icons" in rev.tool_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.tool_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
+    """A Prompt definition for `prompts/list`, without the fields the revision lacks."""
+    out: dict[str, Any] = {"name": value.name}
+    if value.title and "title" in rev.prompt_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    arguments = []
+    for argument in value.arguments:
+        item: dict[str, Any] = {"name": argument.name}
+        if argument.title and "title" in rev.prompt_argument_fields:
+            item["title"] = argument.title
+        if argument.description:
+            item["description"] = argument.description
+        item["required"] = argument.required
+        arguments.append(item)
+    out["arguments"] = arguments
+    if value.icons and "icons" in rev.prompt_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.prompt_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def _resource_common(
+    value: Resource | ResourceTemplate, out: dict[str, Any], rev: Revision
+) -> dict[str, Any]:
+    """The optional fields Resource and ResourceTemplate share, as far as the revision has them."""
+    if value.title and "title" in rev.resource_fields:
+        out["title"] = value.title
+    if value.description:
+        out["description"] = value.description
+    if value.mime_type:
+        out["mimeType"] = value.mime_type
+    if value.annotations is not None:
+        rendered = annotation_fields(value.annotations, rev)
+        if rendered is not None:
+            out["annotations"] = rendered
+    if value.icons and "icons" in rev.resource_fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in rev.resource_fields:
+        out["_meta"] = dict(value.meta)
+    return out
+
+
+def resource(value: Resource, rev: Revision) -> dict[str, Any]:
+    """A Resource definition for `resources/list`."""
+    out = _resource_common(value, {"uri": value.uri, "name": value.name}, rev)
+    if value.size is not None:
+        out["size"] = value.size
+    return out
+
+
+def resource_template(value: ResourceTemplate, rev: Revision) -> dict[str, Any]:
+    """A ResourceTemplate definition for `resources/templates/list`."""
+    return _resource_common(value, {"uriTemplate": value.uri_template, "name": value.name}, rev)
+
+
+# --- lists and the server ------------------------------------------------------------------
+
+
+def listing(method: Method, items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    """One page of a paginated list method's result, under the key the table gives it."""
+    assert method.lists is not None, f"{method.name} is not a paginated list"
+    result: dict[str, Any] = {method.lists: items}
+    if next_cursor is not None:
+        result["nextCursor"] = next_cursor
+    return result
+
+
+def server_info(
+    fields: Mapping[str, Any], icons: Sequence[Icon] | None, rev: Revision
+) -> dict[str, Any]:
+    out = {k: v for k, v in fields.items() if v is not None and k in rev.server_info_fields}
+    if icons and "icons" in rev.server_info_fields:
+        out["icons"] = [icon(i) for i in icons]
+    return out
