@@ -10,28 +10,22 @@ ResourceLink), so what a server sends can be compared with what its tools return
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
 
-from plainmcp.content import (
-    Annotations,
-    Audio,
-    ContentBlock,
-    ContentError,
-    EmbeddedResource,
-    Icon,
-    Image,
-    ResourceLink,
-    Text,
+from plainmcp.client.errors import ConnectionClosed, McpError, bad_reply
+from plainmcp.client.results import (
+    CallToolResult,
+    ServerInfo,
+    ToolInfo,
+    parse_call_result,
+    parse_tool,
 )
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
@@ -51,228 +45,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("plainmcp.client")
 
-CONNECTION_CLOSED = -32000
 Send = Callable[[bytes], Awaitable[None]]
-
-
-class McpError(Exception):
-    """A JSON-RPC error answered by the server (or the connection failing under a request)."""
-
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(f"{message} (code {code})")
-        self.code = code
-        self.message = message
-        self.data = data
-
-
-class ConnectionClosed(McpError):
-    """The server went away before answering; `returncode` is its exit status when known."""
-
-    def __init__(self, message: str, returncode: int | None = None) -> None:
-        super().__init__(CONNECTION_CLOSED, message)
-        self.returncode = returncode
-
-
-# --- typed results -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ServerInfo:
-    name: str
-    version: str
-    title: str | None = None
-    description: str | None = None
-    website_url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolInfo:
-    """One tool as `tools/list` described it."""
-
-    name: str
-    input_schema: dict[str, Any]
-    title: str | None = None
-    description: str | None = None
-    output_schema: dict[str, Any] | None = None
-    annotations: dict[str, Any] | None = None
-    icons: tuple[Icon, ...] | None = None
-    meta: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownContent(ContentBlock):
-    """A content block of a type this client does not know; `data` is the wire object."""
-
-    kind: ClassVar[str] = "unknown"
-    type: str
-    data: Mapping[str, Any]
-    annotations: Annotations | None = None
-    meta: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CallToolResult:
-    """A `tools/call` result. `structured` is None when the server sent no structuredContent."""
-
-    content: list[ContentBlock]
-    structured: Any = None
-    is_error: bool = False
-    meta: dict[str, Any] | None = None
-    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def text(self) -> str:
-        """The text blocks joined with newlines."""
-        return "\n".join(b.text for b in self.content if isinstance(b, Text))
-
-
-def _bad(what: str) -> McpError:
-    return McpError(INTERNAL_ERROR, f"Invalid response from server: {what}")
-
-
-def _b64(value: object, where: str) -> bytes:
-    if not isinstance(value, str):
-        raise _bad(f"{where} must be base64 text")
-    try:
-        return base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise _bad(f"{where} is not valid base64 ({exc})") from None
-
-
-def _annotations(block: Mapping[str, Any]) -> Annotations | None:
-    raw = block.get("annotations")
-    if not isinstance(raw, dict):
-        return None
-    try:
-        return Annotations(
-            audience=raw.get("audience"),
-            priority=raw.get("priority"),
-            last_modified=raw.get("lastModified"),
-        )
-    except (ContentError, TypeError):
-        return None
-
-
-def _meta(obj: Mapping[str, Any]) -> dict[str, Any] | None:
-    meta = obj.get("_meta")
-    return meta if isinstance(meta, dict) else None
-
-
-def _icons(value: object) -> tuple[Icon, ...] | None:
-    if not isinstance(value, list):
-        return None
-    icons = []
-    for item in value:
-        if isinstance(item, dict) and isinstance(item.get("src"), str):
-            sizes = item.get("sizes")
-            icons.append(
-                Icon(
-                    src=item["src"],
-                    mime_type=item.get("mimeType"),
-                    sizes=tuple(sizes) if isinstance(sizes, list) else None,
-                    theme=item.get("theme"),
-                )
-            )
-    return tuple(icons) or None
-
-
-def _media(cls: type[Image] | type[Audio], block: Mapping[str, Any]) -> Image | Audio:
-    raw = _b64(block.get("data"), f"{block['type']} data")
-    mime_type = block.get("mimeType")
-    if not isinstance(mime_type, str):
-        raise _bad(f"{block['type']} block without mimeType")
-    annotations, meta = _annotations(block), _meta(block)
-    try:
-        return cls(raw, mime_type=mime_type, annotations=annotations, meta=meta)
-    except ContentError:
-        # Keep what the server sent, even when its declared type and the bytes disagree.
-        media = object.__new__(cls)
-        for name, value in (
-            ("data", raw),
-            ("mime_type", mime_type),
-            ("annotations", annotations),
-            ("meta", meta),
-        ):
-            object.__setattr__(media, name, value)
-        return media
-
-
-def parse_block(block: object) -> ContentBlock:
-    """One wire content block to its plainmcp object."""
-    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-        raise _bad("a content block must be an object with a type")
-    kind = block["type"]
-    try:
-        if kind == "text":
-            text = block.get("text")
-            if not isinstance(text, str):
-                raise _bad("text block without text")
-            return Text(text, annotations=_annotations(block), meta=_meta(block))
-        if kind == "image":
-            return _media(Image, block)
-        if kind == "audio":
-            return _media(Audio, block)
-        if kind == "resource":
-            res = block.get("resource")
-            if not isinstance(res, dict):
-                raise _bad("resource block without resource")
-            blob = _b64(res["blob"], "resource blob") if "blob" in res else None
-            return EmbeddedResource(
-                uri=res.get("uri"),  # type: ignore[arg-type]
-                text=res.get("text"),
-                blob=blob,
-                mime_type=res.get("mimeType"),
-                annotations=_annotations(block),
-                meta=_meta(block),
-                resource_meta=_meta(res),
-            )
-        if kind == "resource_link":
-            return ResourceLink(
-                uri=block.get("uri"),  # type: ignore[arg-type]
-                name=block.get("name"),  # type: ignore[arg-type]
-                title=block.get("title"),
-                description=block.get("description"),
-                mime_type=block.get("mimeType"),
-                size=block.get("size"),
-                annotations=_annotations(block),
-                icons=_icons(block.get("icons")),
-                meta=_meta(block),
-            )
-    except ContentError as exc:
-        raise _bad(f"{kind} block: {exc}") from None
-    return UnknownContent(kind, block, _annotations(block), _meta(block))
-
-
-def parse_call_result(result: Mapping[str, Any]) -> CallToolResult:
-    """A wire CallToolResult to its typed form."""
-    content = result.get("content")
-    if not isinstance(content, list):
-        raise _bad("tools/call result without a content array")
-    return CallToolResult(
-        content=[parse_block(b) for b in content],
-        structured=result.get("structuredContent"),
-        is_error=result.get("isError") is True,
-        meta=_meta(result),
-        raw=dict(result),
-    )
-
-
-def parse_tool(tool: object) -> ToolInfo:
-    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-        raise _bad("a tool must be an object with a name")
-    schema = tool.get("inputSchema")
-    output = tool.get("outputSchema")
-    annotations = tool.get("annotations")
-    return ToolInfo(
-        name=tool["name"],
-        input_schema=schema if isinstance(schema, dict) else {"type": "object"},
-        title=tool.get("title"),
-        description=tool.get("description"),
-        output_schema=output if isinstance(output, dict) else None,
-        annotations=annotations if isinstance(annotations, dict) else None,
-        icons=_icons(tool.get("icons")),
-        meta=_meta(tool),
-    )
 
 
 def _version() -> str:
@@ -464,13 +237,13 @@ class Client:
             result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
             page = result.get("tools")
             if not isinstance(page, list):
-                raise _bad("tools/list result without a tools array")
+                raise bad_reply("tools/list result without a tools array")
             tools.extend(parse_tool(t) for t in page)
             cursor = result.get("nextCursor")
             if not cursor:
                 return tools
             if not isinstance(cursor, str) or cursor in seen:
-                raise _bad(f"tools/list returned a repeated or invalid cursor {cursor!r}")
+                raise bad_reply(f"tools/list returned a repeated or invalid cursor {cursor!r}")
             seen.add(cursor)
 
     async def call_tool(
@@ -505,7 +278,7 @@ class Client:
             )
         info = result.get("serverInfo")
         if not isinstance(info, dict):
-            raise _bad("initialize result without serverInfo")
+            raise bad_reply("initialize result without serverInfo")
         self.protocol_version = version
         self.server_info = ServerInfo(
             name=str(info.get("name", "")),
