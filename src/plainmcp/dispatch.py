@@ -66,6 +66,14 @@ _ROUTES: dict[str, tuple[Method, Handler]] = {m.name: (m, HANDLERS[m]) for m in 
 
 async def dispatch(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
     """One request to its response message. Never raises for a bad request."""
+    instruments = server._instruments
+    if instruments is not None:  # telemetry is on: the request is served inside its span
+        return await instruments.serve(server, conn, request, answer)
+    return await answer(server, conn, request)
+
+
+async def answer(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
+    """dispatch() without telemetry."""
     route = _ROUTES.get(request.method)
     try:
         if route is None:
