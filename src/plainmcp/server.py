@@ -23,7 +23,7 @@ from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
 from plainmcp.store import BlobStore, MemoryStore
-from plainmcp.telemetry import Telemetry
+from plainmcp.telemetry import Telemetry, instrument
 from plainmcp.tools import Tool, make_tool
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import Request
@@ -31,7 +31,6 @@ from plainmcp.wire.request_state import StateSigner
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
-    from plainmcp.instrumentation import Instrumentation
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -104,11 +103,7 @@ class Server:
         that serves the same clients one secret (state_secret= or PLAINMCP_STATE_SECRET)."""
         self.telemetry = telemetry
         """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
-        self._instruments: Instrumentation | None = None
-        if telemetry is not None:
-            from plainmcp.instrumentation import Instrumentation
-
-            self._instruments = Instrumentation(telemetry)
+        self._instruments = instrument(telemetry) if telemetry is not None else None
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}

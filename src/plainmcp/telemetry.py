@@ -11,7 +11,10 @@ import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plainmcp.instrumentation import Instrumentation
 
 TransportAttributes = Mapping[str, str | int]
 
@@ -51,6 +54,20 @@ class Telemetry:
 
     clock: Callable[[], float] = time.perf_counter
     """Seconds, for the duration histograms (tests pass their own)."""
+
+
+def instrument(options: Telemetry) -> Instrumentation:
+    """The instrumentation a Server with `options` serves through; imports opentelemetry."""
+    try:
+        from plainmcp.instrumentation import Instrumentation
+    except ImportError as exc:
+        if exc.name is None or not exc.name.startswith("opentelemetry"):
+            raise
+        raise ImportError(
+            "Server(telemetry=...) needs the OpenTelemetry API: pip install 'plainmcp[otel]'",
+            name=exc.name,
+        ) from exc
+    return Instrumentation(options)
 
 
 def http_attributes(scope: Mapping[str, Any], session_id: str | None) -> dict[str, str | int]:
