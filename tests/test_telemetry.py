@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
+import orjson
 import pytest
 from opentelemetry import baggage, trace
 from opentelemetry.trace import SpanKind, StatusCode
@@ -14,6 +15,7 @@ from opentelemetry.trace import SpanKind, StatusCode
 from plainmcp import Server, Telemetry
 from plainmcp.client import Client, McpError
 from tests.otel_sdk import Sdk, global_sdk
+from tests.transports.test_stdio import Pipes
 
 pytestmark = pytest.mark.anyio
 
@@ -288,3 +290,36 @@ def test_telemetry_without_the_api_says_how_to_install_it() -> None:
     assert out.stdout == (
         "Server(telemetry=...) needs the OpenTelemetry API: pip install 'plainmcp[otel]'\n"
     )
+
+
+def test_over_stdio_the_transport_is_a_pipe(sdk: Sdk) -> None:
+    app = traced_app(sdk)
+    pipes = Pipes(app)
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}},
+    }
+    call = {
+        "jsonrpc": "2.0",
+        "id": "c-7",
+        "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
+    }
+    pipes.write(orjson.dumps(init) + b"\n" + orjson.dumps(call) + b"\n")
+    assert [m["id"] for m in pipes.finish()] == [1, "c-7"]
+    span = next(s for s in sdk.spans() if s.name == "tools/call add")
+    assert dict(span.attributes or {}) == {
+        "mcp.method.name": "tools/call",
+        "jsonrpc.request.id": "c-7",
+        "network.transport": "pipe",
+        "gen_ai.tool.name": "add",
+        "gen_ai.operation.name": "execute_tool",
+        "mcp.protocol.version": "2025-06-18",
+    }
+    [session] = sdk.points("mcp.server.session.duration")
+    assert dict(session.attributes) == {
+        "mcp.protocol.version": "2025-06-18",
+        "network.transport": "pipe",
+    }
