@@ -73,6 +73,7 @@ PUBLIC_NAMES = [
     "SampleResult",
     "Server",
     "StoredBlob",
+    "Telemetry",
     "Text",
     "ToolError",
     "ToolInfo",

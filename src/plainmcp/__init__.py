@@ -30,6 +30,7 @@ from plainmcp.resource_contents import Contents, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.store import BlobStore, MemoryStore, StoredBlob
+from plainmcp.telemetry import Telemetry
 from plainmcp.transports.stdout import hold_stdout
 
 hold_stdout()  # until this process serves stdio or shows it does not (transports/stdout.py)
@@ -97,6 +98,7 @@ __all__ = [
     "SampleResult",
     "Server",
     "StoredBlob",
+    "Telemetry",
     "Text",
     "ToolError",
     "ToolInfo",

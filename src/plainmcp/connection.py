@@ -114,6 +114,8 @@ class Connection:
         self._tasks = None
         self._push = None
         self.server._connections.discard(self)
+        if self.server._instruments is not None:
+            self.server._instruments.closed(self)
 
     def _spawn(self, request: Request) -> None:
         """Run one request concurrently, as a plain asyncio task (plainmcp serves on asyncio):

@@ -8,7 +8,7 @@ each entry to its handler (handlers/), builds the Exchange the request is served
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import input_required
@@ -64,8 +64,21 @@ HANDLERS: dict[Method, Handler] = {
 _ROUTES: dict[str, tuple[Method, Handler]] = {m.name: (m, HANDLERS[m]) for m in METHODS.values()}
 
 
-async def dispatch(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
-    """One request to its response message. Never raises for a bad request."""
+def dispatch(
+    server: Server, conn: Connection, request: Request
+) -> Coroutine[Any, Any, dict[str, Any]]:
+    """One request to its response message (await it). Never raises for a bad request.
+
+    Not itself a coroutine: without telemetry the caller awaits `answer` directly, so the hot
+    path pays a None check and no extra coroutine."""
+    instruments = server._instruments
+    if instruments is not None:  # telemetry is on: the request is served inside its span
+        return instruments.serve(server, conn, request, answer)
+    return answer(server, conn, request)
+
+
+async def answer(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
+    """dispatch() without telemetry."""
     route = _ROUTES.get(request.method)
     try:
         if route is None:

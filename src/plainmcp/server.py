@@ -23,6 +23,7 @@ from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
 from plainmcp.store import BlobStore, MemoryStore
+from plainmcp.telemetry import Telemetry, instrument
 from plainmcp.tools import Tool, make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.jsonrpc import Request
@@ -62,6 +63,7 @@ class Server:
         cache_scope: Literal["public", "private"] = "public",
         state_secret: bytes | str | None = None,
         state_ttl: float = 600.0,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -99,6 +101,9 @@ class Server:
         self.state_signer = StateSigner(state_secret, ttl=state_ttl)
         """Signs the requestState of input-required results (2026-07-28). Give every process
         that serves the same clients one secret (state_secret= or PLAINMCP_STATE_SECRET)."""
+        self.telemetry = telemetry
+        """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
+        self._instruments = instrument(telemetry) if telemetry is not None else None
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
@@ -268,6 +273,8 @@ class Server:
         """A new client connection whose replies go to `send` (used by transports)."""
         conn = Connection(self, send, push=push)
         self._connections.add(conn)
+        if self._instruments is not None:
+            self._instruments.opened(conn)
         return conn
 
     async def dispatch(self, conn: Connection, request: Request) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
+from plainmcp.telemetry import STDIO_ATTRIBUTES, TRANSPORT
 from plainmcp.transports.stdout import claim_stdout
 
 if TYPE_CHECKING:
@@ -181,6 +182,8 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
         except (BrokenPipeError, ConnectionResetError, OSError):
             broken.set()
 
+    if server.telemetry is not None:
+        TRANSPORT.set(STDIO_ATTRIBUTES)  # this task's context: every request's task inherits it
     conn = server.connect(send)
     try:
         await _serve_connection(conn, input_fd, broken)

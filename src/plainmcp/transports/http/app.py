@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from plainmcp.connection import Connection
+from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
 from plainmcp.transports.http.responses import (
     AsgiSend,
@@ -125,7 +126,16 @@ class HttpApp:
             principal = verdict
         method = scope["method"]
         if method == "POST":
-            await self._post(headers, principal, receive, send)
+            if self.server.telemetry is None:
+                await self._post(headers, principal, receive, send)
+                return
+            session_id = headers.get("mcp-session-id")
+            attributes = http_attributes(scope, session_id.strip() if session_id else None)
+            token = TRANSPORT.set(attributes)  # the requests' tasks inherit it
+            try:
+                await self._post(headers, principal, receive, send)
+            finally:
+                TRANSPORT.reset(token)
         elif method == "GET":
             await handshake.get_stream(self, headers, principal, receive, send)
         elif method == "DELETE":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.telemetry import TRANSPORT
 from plainmcp.transports.http import rules
 from plainmcp.transports.http.answer import Posted, answer
 from plainmcp.transports.http.responses import (
@@ -47,6 +48,9 @@ async def initialize(
         )
         return
     session_id = new_session_id()
+    transport = TRANSPORT.get()
+    if transport is not None:  # telemetry is on: the session's first request names it too
+        TRANSPORT.set({**transport, "mcp.session.id": session_id})
     holder: list[Session] = []
 
     async def session_send(data: bytes) -> None:
