@@ -23,6 +23,7 @@ import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
+from plainmcp.lifespan import running
 from plainmcp.transports.stdout import claim_stdout
 
 if TYPE_CHECKING:
@@ -181,11 +182,12 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
         except (BrokenPipeError, ConnectionResetError, OSError):
             broken.set()
 
-    conn = server.connect(send)
-    try:
-        await _serve_connection(conn, input_fd, broken)
-    finally:
-        conn.close()
+    async with running(server):  # before the first line is read; LifespanError if it fails
+        conn = server.connect(send)
+        try:
+            await _serve_connection(conn, input_fd, broken)
+        finally:
+            conn.close()
 
 
 async def _serve_connection(conn: Connection, input_fd: int, broken: anyio.Event) -> None:
