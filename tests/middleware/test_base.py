@@ -56,9 +56,8 @@ def make_app(events: list[str], *middleware: Middleware) -> Server:
 
     @app.tool
     def add(a: int, b: int) -> int:
-        events.append(
-            f"add in {'worker' if threading.current_thread() is not threading.main_thread() else 'main'}"
-        )
+        main = threading.current_thread() is threading.main_thread()
+        events.append(f"add in {'main' if main else 'worker'}")
         return a + b
 
     @app.prompt
