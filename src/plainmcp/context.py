@@ -11,10 +11,11 @@ import math
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import anyio
 
+from plainmcp.lifespan import NotRunning
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import RequestId, RpcError
 from plainmcp.wire.meta import LOG_LEVELS
@@ -127,6 +128,20 @@ class Context:
         """Who the HTTP transport authenticated for this request (what the bearer-token
         verifier returned); None on stdio and when no auth is configured."""
         return self._ex.principal
+
+    @overload
+    def lifespan(self) -> Any: ...
+
+    @overload
+    def lifespan(self, cls: type[T]) -> T: ...
+
+    def lifespan(self, cls: type[Any] | None = None) -> Any:
+        """What the server's lifespan yielded; given its type, checked and typed as it
+        (`ctx.lifespan(Resources).db`). RuntimeError if no lifespan runs."""
+        lifespan = self._ex.conn.server._lifespan
+        if lifespan is None:
+            raise NotRunning("the server declares no lifespan: Server(..., lifespan=fn)")
+        return lifespan.get(cls)
 
     @property
     def cancelled(self) -> bool:

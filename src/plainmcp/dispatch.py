@@ -90,7 +90,10 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         methods.check(method.params, request.params)
         try:
-            result = await handler(server, ex)
+            if server._pipeline is None:
+                result = await handler(server, ex)
+            else:
+                result = await server._pipeline.serve(server, ex, method, handler)
         except InputRequired as needed_input:
             result = input_required.result(server.state_signer, ex, method, needed_input)
         except ClientCapabilityError as missing:

@@ -6,8 +6,11 @@ request through the method table and the handlers (handlers/), the same for ever
 
 from __future__ import annotations
 
+import logging
+import sys
 import weakref
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import anyio
@@ -19,6 +22,8 @@ from plainmcp.content import Icon
 from plainmcp.context import Context
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
+from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
+from plainmcp.middleware.base import Middleware, Pipeline
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
@@ -64,6 +69,8 @@ class Server:
         state_secret: bytes | str | None = None,
         state_ttl: float = 600.0,
         telemetry: Telemetry | None = None,
+        lifespan: Callable[[Server], Any] | None = None,
+        middleware: Sequence[Middleware] = (),
     ) -> None:
         self.name = name
         self.version = version
@@ -104,6 +111,12 @@ class Server:
         self.telemetry = telemetry
         """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
         self._instruments = instrument(telemetry) if telemetry is not None else None
+        self._lifespan = Lifespan(as_factory(lifespan)) if lifespan is not None else None
+        """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
+        self._pipeline: Pipeline | None = None
+        """The middleware, in the order given (None: no middleware, the hot path)."""
+        for each in middleware:
+            self.add_middleware(each)
         self._tools: dict[str, Tool] = {}
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
@@ -234,7 +247,18 @@ class Server:
         self._tool_pages.clear()
         notify.list_changed(self._connections, "tools")
 
+    def add_middleware(self, middleware: Middleware) -> None:
+        """Add a middleware inside those already added (the first added runs outermost)."""
+        given = self._pipeline.middleware if self._pipeline is not None else ()
+        self._pipeline = Pipeline((*given, middleware))
+
     # --- running ---------------------------------------------------------------------------
+
+    def lifespan_context(self) -> AbstractAsyncContextManager[Any]:
+        """The server's lifespan for the block (`async with app.lifespan_context() as state`),
+        for a host that runs the server its own way; the transports enter it themselves.
+        Shared, not entered again, when it is running already. LifespanError if it fails."""
+        return running(self)
 
     def run(
         self,
@@ -249,11 +273,14 @@ class Server:
         if transport == "stdio":
             from plainmcp.transports import stdio
 
-            stdio.run(self)
+            try:
+                stdio.run(self)
+            except LifespanError as exc:
+                _exit_failed_start(exc)
         elif transport == "http":
             from plainmcp.transports.http.serve import serve_http
 
-            serve_http(self.http_app(**http_options), host=host, port=port)
+            serve_http(self.http_app(**http_options), host=host, port=port)  # uvicorn exits 3
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
 
@@ -329,3 +356,11 @@ class Server:
         if names is None:
             names = self._feature_names[key] = frozenset(self.capabilities(rev))
         return names
+
+
+def _exit_failed_start(exc: LifespanError) -> None:
+    """A start-up that failed ends the process, before it answered anything: the error with its
+    cause's traceback on stderr, exit status 1."""
+    logging.getLogger("plainmcp").error("%s", exc, exc_info=exc.__cause__)
+    sys.stderr.flush()
+    raise SystemExit(1)

@@ -27,6 +27,7 @@ from plainmcp.client.results import (
     parse_call_result,
     parse_tool,
 )
+from plainmcp.lifespan import running
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
@@ -172,8 +173,9 @@ class Client:
     async def memory(
         cls, server: Server, *, protocol_version: str = LATEST_HANDSHAKE
     ) -> AsyncIterator[Client]:
-        """A session with `server` in this process: no subprocess, no serialization shortcuts."""
-        async with _single_errors(), anyio.create_task_group() as tasks:
+        """A session with `server` in this process: no subprocess, no serialization shortcuts.
+        The server's lifespan runs for the session (or is shared, when it runs already)."""
+        async with running(server), _single_errors(), anyio.create_task_group() as tasks:
             client: Client | None = None
 
             async def to_client(data: bytes) -> None:

@@ -18,7 +18,9 @@ from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
+    from plainmcp.results import CallResult
     from plainmcp.server import Server
+    from plainmcp.tools import Tool
 
 
 def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
@@ -37,16 +39,30 @@ async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
 
 
 async def call(server: Server, ex: Exchange) -> dict[str, Any]:
-    params = ex.params
-    name = params["name"]
-    arguments = params.get("arguments")
-    if arguments is None:
-        arguments = {}
+    name = ex.params["name"]
     tool = server._tools.get(name)
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+    outcome = await run(server, ex, tool)
+    return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
+
+
+def find(server: Server, name: str) -> Tool:
+    """The tool `name`; -32602 naming it when there is none (`call` inlines it: hot)."""
+    tool = server._tools.get(name)
+    if tool is None:
+        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+    return tool
+
+
+async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
+    """The call's result before rendering (what middleware sees): through the concurrency
+    bound and the payload guards."""
+    arguments = ex.params.get("arguments")
+    if arguments is None:
+        arguments = {}
     context = server.context(ex) if tool.spec.context_params else None
-    run = functools.partial(
+    once = functools.partial(
         call_tool,
         tool,
         arguments,
@@ -56,19 +72,18 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
         timeout=server.tool_timeout,
     )
     if server.max_concurrent_tools is None:
-        outcome = await run()
+        outcome = await once()
     else:
         async with _slots(server):
-            outcome = await run()
-    output_schema = tool.output_schema
+            outcome = await once()
     if not fits(outcome, server.payload_limits):
         outcome = await guard(
             outcome,
             server.payload_limits,
             server.blob_store,
-            structured_required=output_schema is not None,
+            structured_required=tool.output_schema is not None,
         )
-    return render.call_result(outcome, ex.revision, server.options, output_schema)
+    return outcome
 
 
 def _slots(server: Server) -> anyio.CapacityLimiter:

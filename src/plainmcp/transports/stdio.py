@@ -23,6 +23,7 @@ import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
+from plainmcp.lifespan import running
 from plainmcp.telemetry import STDIO_ATTRIBUTES, TRANSPORT
 from plainmcp.transports.stdout import claim_stdout
 
@@ -184,11 +185,12 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
 
     if server.telemetry is not None:
         TRANSPORT.set(STDIO_ATTRIBUTES)  # this task's context: every request's task inherits it
-    conn = server.connect(send)
-    try:
-        await _serve_connection(conn, input_fd, broken)
-    finally:
-        conn.close()
+    async with running(server):  # before the first line is read; LifespanError if it fails
+        conn = server.connect(send)
+        try:
+            await _serve_connection(conn, input_fd, broken)
+        finally:
+            conn.close()
 
 
 async def _serve_connection(conn: Connection, input_fd: int, broken: anyio.Event) -> None:

@@ -15,12 +15,14 @@ stream as soon as the request sends progress, a log message or a request to the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
 from plainmcp.connection import Connection
+from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
 from plainmcp.transports.http.responses import (
@@ -144,14 +146,36 @@ class HttpApp:
             await send_text(send, 405, "Method Not Allowed", [(b"allow", b"GET, POST, DELETE")])
 
     async def _lifespan(self, receive: Receive, send: AsgiSend) -> None:
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
+        """The ASGI lifespan (uvicorn's): the server's lifespan runs from startup to shutdown; a
+        start-up that raises is reported as lifespan.startup.failed, and the server stops."""
+        message = await receive()
+        if message["type"] != "lifespan.startup":
+            return
+        try:
+            async with self.lifespan():
                 await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
+                while (await receive())["type"] != "lifespan.shutdown":
+                    pass
+        except LifespanError as exc:
+            log.error("%s", exc, exc_info=exc.__cause__)
+            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            return
+        except Exception as exc:
+            log.error("the server's lifespan failed at shutdown", exc_info=exc)
+            await send({"type": "lifespan.shutdown.failed", "message": str(exc)})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, host: object = None) -> AsyncIterator[None]:
+        """The app's lifespan, for a host that mounts it (mounted apps get no lifespan events):
+        `Starlette(routes=[Mount("/", app=mcp)], lifespan=mcp.lifespan)`. Enters the server's
+        lifespan, and at the end closes every session and stream, then exits it."""
+        async with running(self.server):
+            try:
+                yield
+            finally:
                 self.shutdown()
-                await send({"type": "lifespan.shutdown.complete"})
-                return
 
     def shutdown(self) -> None:
         """End every session and open stream: listen streams answer, GET streams close."""

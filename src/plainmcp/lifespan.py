@@ -1,0 +1,133 @@
+"""The server's lifespan: what it opens once per process (a database pool, a model) before the
+first request, and closes at shutdown, whatever the transport.
+
+`Server(lifespan=fn)` takes an async context manager factory `fn(app)` (an
+`@asynccontextmanager` function, or a bare async generator function); what it yields is the
+state tools, resources and prompts read with `ctx.lifespan(StateType)`. `hooks()` builds one
+from a start-up and a shutdown function. Every transport enters it through
+`Lifespan.running()`: stdio before it reads a line, HTTP on the ASGI lifespan startup, the
+in-memory client when it connects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+
+__all__ = ["LifespanError", "LifespanFactory", "hooks"]
+
+T = TypeVar("T")
+
+LifespanFactory = Callable[["Server"], AbstractAsyncContextManager[Any]]
+"""`fn(app)` giving the async context manager the process runs inside."""
+
+
+class LifespanError(RuntimeError):
+    """The lifespan's start-up raised (the cause is chained): the server does not serve."""
+
+
+class NotRunning(RuntimeError):
+    """`ctx.lifespan()` was read while no lifespan runs (none declared, or never entered)."""
+
+
+_UNSET: Any = object()
+
+
+def as_factory(given: Callable[[Server], Any]) -> LifespanFactory:
+    """`given` as a context manager factory: an async generator function is wrapped."""
+    if inspect.isasyncgenfunction(given):
+        return contextlib.asynccontextmanager(given)
+    return given
+
+
+def hooks(
+    startup: Callable[[Server], T | Awaitable[T]],
+    shutdown: Callable[[T], Any] | None = None,
+) -> LifespanFactory:
+    """A lifespan from two functions (each sync or async): `startup(app)` returns the state,
+    `shutdown(state)` closes it, also after a failure. For servers written that way already."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Server) -> AsyncIterator[T]:
+        state = startup(app)
+        if inspect.isawaitable(state):
+            state = await state
+        try:
+            yield state
+        finally:
+            if shutdown is not None:
+                done = shutdown(state)
+                if inspect.isawaitable(done):
+                    await done
+
+    return lifespan
+
+
+class Lifespan:
+    """One server's lifespan: entered by the first transport that starts, exited when that one
+    stops. A transport started inside it (an in-memory client within a served process, an
+    HttpApp both mounted and given its host's lifespan) shares it instead of entering again."""
+
+    def __init__(self, factory: LifespanFactory) -> None:
+        self.factory = factory
+        self.state: Any = _UNSET
+        self._depth = 0
+
+    @property
+    def running(self) -> bool:
+        return self._depth > 0
+
+    @contextlib.asynccontextmanager
+    async def run(self, server: Server) -> AsyncIterator[Any]:
+        """Enter the lifespan for the block (or share the one running); LifespanError if its
+        start-up raises. Its exit runs when the block ends, however it ends."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.state
+            finally:
+                self._depth -= 1
+            return
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                state = await stack.enter_async_context(self.factory(server))
+            except Exception as exc:
+                raise LifespanError(
+                    f"the lifespan of server {server.name!r} failed to start:"
+                    f" {type(exc).__name__}: {exc}"
+                ) from exc
+            self.state, self._depth = state, 1
+            try:
+                yield state
+            finally:
+                self.state, self._depth = _UNSET, 0
+
+    def get(self, cls: type[T] | None = None) -> Any:
+        """The state, checked against `cls` when given."""
+        if not self._depth:
+            raise NotRunning(
+                "the server's lifespan is not running: serve it with app.run(), an HttpApp"
+                " whose host runs its lifespan (Starlette: lifespan=http_app.lifespan), or"
+                " Client.memory(app)"
+            )
+        state = self.state
+        if cls is not None and not isinstance(state, cls):
+            raise TypeError(f"the lifespan yielded {type(state).__name__}, not {cls.__name__}")
+        return state
+
+
+@contextlib.asynccontextmanager
+async def running(server: Server) -> AsyncIterator[Any]:
+    """The server's lifespan for the block; nothing to enter when it declares none."""
+    lifespan = server._lifespan
+    if lifespan is None:
+        yield None
+        return
+    async with lifespan.run(server) as state:
+        yield state
