@@ -11,7 +11,9 @@ HTTP_STACKS = {
     "starlette",
     "uvicorn",
     "httpx",
+    "httpx2",
     "httpcore",
+    "httpcore2",
     "h11",
     "aiohttp",
     "fastapi",
@@ -32,6 +34,8 @@ def test_import_does_not_load_an_http_stack() -> None:
     loaded = set(out.split(","))
     assert loaded & HTTP_STACKS == set()
     assert "plainmcp" in loaded
+    # Scopes on tools are core code; only the verifiers (plainmcp.auth) need the auth extra.
+    assert loaded & {"jwt", "cryptography"} == set()
 
 
 def test_import_does_not_load_jsonschema() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
 from plainmcp.prompt_arguments import PromptArgument, read_arguments
+from plainmcp.scopes import scope_set
 from plainmcp.tools import check_name
 from plainmcp.wire import cursor as cursors
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
@@ -117,6 +118,8 @@ class Prompt:
     """How it is called: the function, its Context parameters and the argument validator."""
     completers: Mapping[str, Completer] = field(default_factory=dict)
     """Explicit completers by argument name (automatic ones come from the annotations)."""
+    scopes: frozenset[str] = frozenset()
+    """OAuth scopes a caller's token must hold (plainmcp.scopes); empty: none."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -140,6 +143,7 @@ def make_prompt(
     icons: Sequence[Icon] | None = None,
     meta: Mapping[str, Any] | None = None,
     complete: Mapping[str, Completer] | None = None,
+    scopes: Iterable[str] | None = None,
 ) -> Prompt:
     """Build a Prompt from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -167,6 +171,7 @@ def make_prompt(
         meta=dict(meta) if meta else None,
         spec=dataclasses.replace(spec, validate=validate),
         completers=completers,
+        scopes=scope_set(scopes, f"prompt {name!r}"),
     )
 
 
@@ -229,8 +234,10 @@ class Prompts:
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
         complete: Mapping[str, Completer] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Prompt:
-        """Register `fn` as a prompt; `complete` maps argument names to completers."""
+        """Register `fn` as a prompt; `complete` maps argument names to completers, `scopes`
+        names the OAuth scopes a caller must hold."""
         prompt = make_prompt(
             fn,
             name=name,
@@ -239,6 +246,7 @@ class Prompts:
             icons=icons,
             meta=meta,
             complete=complete,
+            scopes=scopes,
         )
         if prompt.name in self._prompts:
             raise ValueError(f"a prompt named {prompt.name!r} is already registered")
@@ -267,12 +275,18 @@ class Prompts:
     def __getitem__(self, name: str) -> Prompt:
         return self._prompts[name]
 
-    def page(self, cursor: object, size: int) -> tuple[list[Prompt], str | None]:
-        """One page of prompts and the next page's cursor (None on the last page).
+    def page(
+        self, cursor: object, size: int, keep: Callable[[Prompt], bool] | None = None
+    ) -> tuple[list[Prompt], str | None]:
+        """One page of prompts (those `keep` keeps) and the next page's cursor (None on the
+        last page).
 
         An invalid cursor raises RpcError(INVALID_PARAMS).
         """
-        items, next_cursor = cursors.page(list(self._prompts.values()), cursor, size)
+        prompts = list(self._prompts.values())
+        if keep is not None:
+            prompts = [p for p in prompts if keep(p)]
+        items, next_cursor = cursors.page(prompts, cursor, size)
         return list(items), next_cursor
 
     def _find(self, name: object) -> Prompt:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ from plainmcp.resource_contents import (
     static_value,
     to_contents,
 )
+from plainmcp.scopes import scope_set
 from plainmcp.uri_templates import UriTemplate, parse_uri, template_variables
 from plainmcp.wire.cursor import page as cursor_page
 
@@ -96,6 +97,8 @@ class Resource:
     """The function called with no arguments (besides injected context) on every read."""
     value: Any = None
     """The static value read when there is no function."""
+    scopes: frozenset[str] = frozenset()
+    """OAuth scopes a reader's token must hold (plainmcp.scopes); empty: none."""
 
     @property
     def fn(self) -> Callable[..., Any] | None:
@@ -119,6 +122,8 @@ class ResourceTemplate:
     annotations: Annotations | None = None
     icons: tuple[Icon, ...] | None = None
     meta: Mapping[str, Any] | None = None
+    scopes: frozenset[str] = frozenset()
+    """OAuth scopes a reader's token must hold (plainmcp.scopes); empty: none."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -258,8 +263,10 @@ class Resources:
         annotations: Annotations | None = None,
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
+        scopes: Iterable[str] | None = None,
     ) -> Resource | ResourceTemplate:
         """Register a function or a static value at `uri`; `{var}` in the URI makes a template.
+        `scopes` names the OAuth scopes a reader must hold.
 
         Everything that cannot work is refused here (ValueError/TypeError), not at read time.
         """
@@ -287,6 +294,7 @@ class Resources:
             "annotations": annotations,
             "icons": tuple(icons) if icons else None,
             "meta": dict(meta) if meta else None,
+            "scopes": scope_set(scopes, f"resource {uri!r}"),
         }
         made: Resource | ResourceTemplate
         if parsed.variables:
@@ -339,15 +347,24 @@ class Resources:
         """Whether a read of `uri` would find a resource (for refusing nonsense subscriptions)."""
         return self.match(uri) is not None
 
-    def page(self, cursor: str | None, size: int) -> tuple[list[Resource], str | None]:
-        """One page of resources and the cursor of the next (None on the last page)."""
-        return _page(list(self._static.values()), cursor, size)
+    def page(
+        self, cursor: str | None, size: int, keep: Callable[[Resource], bool] | None = None
+    ) -> tuple[list[Resource], str | None]:
+        """One page of resources (those `keep` keeps) and the cursor of the next (None on the
+        last page)."""
+        items = list(self._static.values())
+        return _page(items if keep is None else [r for r in items if keep(r)], cursor, size)
 
     def template_page(
-        self, cursor: str | None, size: int
+        self,
+        cursor: str | None,
+        size: int,
+        keep: Callable[[ResourceTemplate], bool] | None = None,
     ) -> tuple[list[ResourceTemplate], str | None]:
-        """One page of templates and the cursor of the next (None on the last page)."""
-        return _page([c.template for c in self._templates.values()], cursor, size)
+        """One page of templates (those `keep` keeps) and the cursor of the next (None on the
+        last page)."""
+        items = [c.template for c in self._templates.values()]
+        return _page(items if keep is None else [t for t in items if keep(t)], cursor, size)
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -71,6 +71,7 @@ class Server:
         telemetry: Telemetry | None = None,
         lifespan: Callable[[Server], Any] | None = None,
         middleware: Sequence[Middleware] = (),
+        hide_unauthorized: bool = False,
     ) -> None:
         self.name = name
         self.version = version
@@ -103,6 +104,12 @@ class Server:
         """Where offloaded payloads wait to be read back through resources/read."""
         if list_ttl_ms < 0 or read_ttl_ms < 0:
             raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
+        self.hide_unauthorized = hide_unauthorized
+        """Lists leave out what the request's principal lacks the scopes to call (docs/
+        operations.md, "Auth"); lists then differ per principal, so their cacheScope is
+        private."""
+        if hide_unauthorized:
+            cache_scope = "private"
         self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
         """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
         self.state_signer = StateSigner(state_secret, ttl=state_ttl)
@@ -149,6 +156,7 @@ class Server:
         input_schema: Mapping[str, Any] | None = None,
         structured: bool | None = None,
         timeout: float | None = None,
+        scopes: Sequence[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
@@ -184,7 +192,8 @@ class Server:
         """Register a function as the resource at `uri`; `{name}` in it makes a template.
 
         `complete={"name": completer}` supplies completions for template variables (Literal
-        and Enum parameters complete on their own).
+        and Enum parameters complete on their own). `scopes=[...]`: OAuth scopes a reader's
+        token must hold.
         """
 
         def register(func: F) -> F:
@@ -225,6 +234,7 @@ class Server:
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
         complete: Mapping[str, Completer] | None = None,
+        scopes: Sequence[str] | None = None,
     ) -> Callable[[F], F]: ...
 
     def prompt(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]

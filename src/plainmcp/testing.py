@@ -25,10 +25,11 @@ __all__ = ["call", "connect", "list_tools"]
 
 
 def connect(
-    app: Server, *, protocol_version: str = LATEST_HANDSHAKE
+    app: Server, *, protocol_version: str = LATEST_HANDSHAKE, principal: Any = None
 ) -> AbstractAsyncContextManager[Client]:
-    """An initialized in-memory client session with `app` (`async with connect(app) as c:`)."""
-    return Client.memory(app, protocol_version=protocol_version)
+    """An initialized in-memory client session with `app` (`async with connect(app) as c:`);
+    `principal` authenticates it (a `plainmcp.Principal`: its scopes are checked)."""
+    return Client.memory(app, protocol_version=protocol_version, principal=principal)
 
 
 def call(

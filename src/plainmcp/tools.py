@@ -8,7 +8,7 @@ import inspect
 import logging
 import re
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ from plainmcp.schema import (
     schema_input_spec,
     schema_output_spec,
 )
+from plainmcp.scopes import scope_set
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR
 
 log = logging.getLogger("plainmcp")
@@ -75,6 +76,8 @@ class Tool:
     headers: Mapping[str, str] = field(default_factory=dict)
     """`x-mcp-header` markers: header name (`Mcp-Param-{name}`) -> JSON Pointer into the
     arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
+    scopes: frozenset[str] = frozenset()
+    """OAuth scopes a caller's token must hold (plainmcp.scopes); empty: none."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -169,6 +172,7 @@ def make_tool(
     input_schema: Mapping[str, Any] | None = None,
     structured: bool | None = None,
     timeout: float | None = None,
+    scopes: Iterable[str] | None = None,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -216,6 +220,7 @@ def make_tool(
         input=spec,
         output=output,
         headers=headers,
+        scopes=scope_set(scopes, f"tool {name!r}"),
     )
 
 

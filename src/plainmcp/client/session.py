@@ -171,10 +171,14 @@ class Client:
     @classmethod
     @contextlib.asynccontextmanager
     async def memory(
-        cls, server: Server, *, protocol_version: str = LATEST_HANDSHAKE
+        cls, server: Server, *, protocol_version: str = LATEST_HANDSHAKE, principal: Any = None
     ) -> AsyncIterator[Client]:
         """A session with `server` in this process: no subprocess, no serialization shortcuts.
-        The server's lifespan runs for the session (or is shared, when it runs already)."""
+
+        `principal` is who the session is authenticated as (a `Principal`, as HTTP bearer auth
+        gives tools and scope checks); None: nobody, as over stdio. The server's lifespan runs
+        for the session (or is shared, when it runs already).
+        """
         async with running(server), _single_errors(), anyio.create_task_group() as tasks:
             client: Client | None = None
 
@@ -183,6 +187,7 @@ class Client:
                     client._receive(data)
 
             conn = server.connect(to_client)
+            conn.principal = principal
             conn.bind(tasks)
             client = cls(conn.receive, tasks)
             try:

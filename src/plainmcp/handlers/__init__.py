@@ -7,7 +7,10 @@ can know (an unknown tool, a URI nobody serves) and leaves every downgrade to `w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from plainmcp import scopes
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
@@ -22,3 +25,11 @@ def inject(server: Server, ex: Exchange, spec: FunctionSpec | None) -> dict[str,
         return {}
     ctx = server.context(ex)
     return dict.fromkeys(names, ctx)
+
+
+def visible(server: Server, ex: Exchange) -> Callable[[Any], bool] | None:
+    """What a list keeps under `hide_unauthorized`: what the principal may call (None: all)."""
+    principal = ex.principal
+    if not server.hide_unauthorized or principal is None:
+        return None
+    return lambda item: scopes.allowed(item.scopes, principal)

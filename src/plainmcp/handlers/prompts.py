@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.handlers import inject
+from plainmcp import scopes
+from plainmcp.handlers import inject, visible
 from plainmcp.wire import definitions, render
 from plainmcp.wire.methods import PROMPTS_LIST
 
@@ -14,14 +15,20 @@ if TYPE_CHECKING:
 
 
 async def list_prompts(server: Server, ex: Exchange) -> dict[str, Any]:
-    items, next_cursor = server.prompts.page(ex.params.get("cursor"), server.page_size)
+    items, next_cursor = server.prompts.page(
+        ex.params.get("cursor"), server.page_size, visible(server, ex)
+    )
     rendered = [definitions.prompt(p, ex.revision) for p in items]
     return definitions.listing(PROMPTS_LIST, rendered, next_cursor)
 
 
 async def get(server: Server, ex: Exchange) -> dict[str, Any]:
     name: str = ex.params["name"]
-    spec = server.prompts[name].spec if name in server.prompts else None
+    known = name in server.prompts
+    prompt = server.prompts[name] if known else None
+    if prompt is not None and prompt.scopes:
+        scopes.require(f"prompt {name!r}", prompt.scopes, ex.principal)
+    spec = prompt.spec if prompt is not None else None
     got = await server.prompts.get(
         name,
         ex.params.get("arguments"),

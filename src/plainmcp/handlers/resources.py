@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import mime
-from plainmcp.handlers import inject
+from plainmcp import mime, scopes
+from plainmcp.handlers import inject, visible
 from plainmcp.resource_contents import Contents
 from plainmcp.resources import ResourceNotFound
 from plainmcp.store import blob_key, read_blob
@@ -14,19 +14,22 @@ from plainmcp.wire.methods import RESOURCES_LIST, TEMPLATES_LIST
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
-    from plainmcp.invoke import FunctionSpec
     from plainmcp.server import Server
 
 
 async def list_resources(server: Server, ex: Exchange) -> dict[str, Any]:
-    items, next_cursor = server.resources.page(ex.params.get("cursor"), server.page_size)
+    items, next_cursor = server.resources.page(
+        ex.params.get("cursor"), server.page_size, visible(server, ex)
+    )
     rendered = [definitions.resource(r, ex.revision) for r in items]
     return definitions.listing(RESOURCES_LIST, rendered, next_cursor)
 
 
 async def list_templates(server: Server, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
-    items, next_cursor = server.resources.template_page(cursor, server.page_size)
+    items, next_cursor = server.resources.template_page(
+        cursor, server.page_size, visible(server, ex)
+    )
     rendered = [definitions.resource_template(t, ex.revision) for t in items]
     return definitions.listing(TEMPLATES_LIST, rendered, next_cursor)
 
@@ -44,14 +47,12 @@ async def read(server: Server, ex: Exchange) -> dict[str, Any]:
             else Contents(uri, blob=data, mime_type=mime_type)
         )
         return render.read_result([item], ex.revision)
-    injected = inject(server, ex, _resource_spec(server, uri))
+    served = server.resources.match(uri)
+    if served is not None and served[0].scopes:
+        scopes.require(f"resource {uri!r}", served[0].scopes, ex.principal)
+    injected = inject(server, ex, served[0].spec if served is not None else None)
     try:
         items = await server.resources.read(uri, inject=injected, options=server.options)
     except ResourceNotFound as exc:
         raise render.resource_not_found(exc.uri, ex.revision) from None
     return render.read_result(items, ex.revision)
-
-
-def _resource_spec(server: Server, uri: str) -> FunctionSpec | None:
-    found = server.resources.match(uri)
-    return found[0].spec if found is not None else None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from plainmcp import scopes
 from plainmcp.guards import fits, guard
 from plainmcp.tools import call_tool
 from plainmcp.wire import definitions, render
@@ -34,7 +35,14 @@ def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
 
 async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
-    tools, next_cursor = page(tool_list(server, ex.revision), cursor, server.page_size)
+    rendered = tool_list(server, ex.revision)
+    if server.hide_unauthorized and ex.principal is not None:
+        rendered = [
+            r
+            for t, r in zip(server._tools.values(), rendered, strict=True)
+            if scopes.allowed(t.scopes, ex.principal)
+        ]
+    tools, next_cursor = page(rendered, cursor, server.page_size)
     return definitions.listing(TOOLS_LIST, list(tools), next_cursor)
 
 
@@ -43,6 +51,8 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     tool = server._tools.get(name)
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+    if tool.scopes:
+        scopes.require(f"tool {name!r}", tool.scopes, ex.principal)
     outcome = await run(server, ex, tool)
     return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
 

@@ -21,6 +21,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
+from plainmcp import scopes
 from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
@@ -43,6 +44,7 @@ from plainmcp.transports.http.security import (
     OriginPolicy,
     Principal,
     authenticate,
+    insufficient_scope,
     resource_metadata,
 )
 from plainmcp.transports.http.sessions import Sessions
@@ -113,29 +115,24 @@ class HttpApp:
             await send_text(send, 404, "Not Found")
             return
         principal: Principal | None = None
+        metadata_url = ""
         if self.auth is not None:
-            verdict = await authenticate(
-                self.auth, headers.get("authorization"), self._metadata_url(scope, headers)
-            )
+            metadata_url = self._metadata_url(scope, headers)
+            verdict = await authenticate(self.auth, headers.get("authorization"), metadata_url)
             if isinstance(verdict, AuthFailure):
-                await send_json(
-                    send,
-                    verdict.status,
-                    {"error": verdict.error, "error_description": verdict.description},
-                    [(b"www-authenticate", verdict.challenge.encode())],
-                )
+                await _refuse(send, verdict)
                 return
             principal = verdict
         method = scope["method"]
         if method == "POST":
             if self.server.telemetry is None:
-                await self._post(headers, principal, receive, send)
+                await self._post(headers, principal, receive, send, metadata_url)
                 return
             session_id = headers.get("mcp-session-id")
             attributes = http_attributes(scope, session_id.strip() if session_id else None)
             token = TRANSPORT.set(attributes)  # the requests' tasks inherit it
             try:
-                await self._post(headers, principal, receive, send)
+                await self._post(headers, principal, receive, send, metadata_url)
             finally:
                 TRANSPORT.reset(token)
         elif method == "GET":
@@ -187,7 +184,12 @@ class HttpApp:
     # --- POST ------------------------------------------------------------------------------
 
     async def _post(
-        self, headers: dict[str, str], principal: Principal | None, receive: Receive, send: AsgiSend
+        self,
+        headers: dict[str, str],
+        principal: Principal | None,
+        receive: Receive,
+        send: AsgiSend,
+        metadata_url: str = "",
     ) -> None:
         if not rules.is_json(headers.get("content-type")):
             await send_error(
@@ -216,6 +218,11 @@ class HttpApp:
             )
             return
         parsed = jsonrpc.parse(body)
+        if principal is not None:
+            refusal = self._step_up(parsed, principal, metadata_url)
+            if refusal is not None:
+                await _refuse(send, refusal)
+                return
         session_id = headers.get("mcp-session-id")
         version_header = headers.get("mcp-protocol-version")
         if isinstance(parsed, Request) and (
@@ -245,7 +252,23 @@ class HttpApp:
             self, session, messages, isinstance(parsed, list), receive, send
         )
 
-    # --- auth metadata ---------------------------------------------------------------------
+    # --- auth ------------------------------------------------------------------------------
+
+    def _step_up(
+        self, parsed: Message | list[Message] | Invalid, principal: Principal, metadata_url: str
+    ) -> AuthFailure | None:
+        """A 403 for the first request (of a batch) calling a function whose scopes the
+        principal lacks. Asked before anything is served, so the status is still free to set,
+        whether the reply would have been JSON or a stream."""
+        assert self.auth is not None
+        for message in parsed if isinstance(parsed, list) else (parsed,):
+            if not isinstance(message, Request):
+                continue
+            _, needed = scopes.needed(self.server, message.method, message.params)
+            lacking = scopes.missing(needed, principal)
+            if lacking:
+                return insufficient_scope(self.auth, needed, lacking, metadata_url)
+        return None
 
     def _metadata_url(self, scope: Scope, headers: dict[str, str]) -> str:
         return f"{_origin(scope, headers)}{PRM_PATH}{self.path}"
@@ -259,6 +282,15 @@ class HttpApp:
             return
         resource = f"{_origin(scope, headers)}{self.path}"
         await send_json(send, 200, resource_metadata(self.auth, resource))
+
+
+async def _refuse(send: AsgiSend, failure: AuthFailure) -> None:
+    await send_json(
+        send,
+        failure.status,
+        {"error": failure.error, "error_description": failure.description},
+        [(b"www-authenticate", failure.challenge.encode())],
+    )
 
 
 def _origin(scope: Scope, headers: dict[str, str]) -> str:

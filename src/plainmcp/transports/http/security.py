@@ -129,15 +129,26 @@ async def authenticate(
         )
     missing = [s for s in auth.required_scopes if s not in principal.scopes]
     if missing:
-        why = f"the token lacks scope {' '.join(missing)}"
-        return AuthFailure(
-            403,
-            f'Bearer error="insufficient_scope", scope="{scope}",'
-            f' resource_metadata="{metadata_url}", error_description="{why}"',
-            "insufficient_scope",
-            why,
-        )
+        return insufficient_scope(auth, (), missing, metadata_url)
     return principal
+
+
+def insufficient_scope(
+    auth: BearerAuth, needed: Iterable[str], missing: Sequence[str], metadata_url: str
+) -> AuthFailure:
+    """The 403 step-up answer (RFC 6750 §3.1, MCP authorization "Scope Challenge Handling"):
+    `scope` lists every scope the refused call needs, the endpoint's own `required_scopes` and
+    the function's `needed`, so a token obtained for it serves this call and the others."""
+    scopes = list(auth.required_scopes)
+    scopes += sorted(set(needed) - set(scopes))
+    why = f"the token lacks scope {' '.join(missing)}"
+    return AuthFailure(
+        403,
+        f'Bearer error="insufficient_scope", scope="{" ".join(scopes)}",'
+        f' resource_metadata="{metadata_url}", error_description="{why}"',
+        "insufficient_scope",
+        why,
+    )
 
 
 def resource_metadata(auth: BearerAuth, resource: str) -> dict[str, Any]:
