@@ -323,3 +323,45 @@ def test_over_stdio_the_transport_is_a_pipe(sdk: Sdk) -> None:
         "mcp.protocol.version": "2025-06-18",
         "network.transport": "pipe",
     }
+
+
+def test_telemetry_with_no_provider_set_up_costs_no_span_until_one_is() -> None:
+    """Server(telemetry=Telemetry()) before the application sets up any SDK: the API's own
+    providers record nothing, so no request is served inside a span; once a provider is set,
+    the next request is."""
+    code = """
+import anyio
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from plainmcp import Client, Server, Telemetry
+from plainmcp.instrumentation import Instrumentation
+
+served = []
+original = Instrumentation.serve
+def serve(self, *args):
+    served.append(args[2].method)
+    return original(self, *args)
+Instrumentation.serve = serve
+
+app = Server("otel", telemetry=Telemetry())
+
+@app.tool
+def add(a: int, b: int) -> int:
+    return a + b
+
+async def main() -> None:
+    async with Client.memory(app) as client:
+        print((await client.call_tool("add", {"a": 1, "b": 2})).text, served)
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        trace.set_tracer_provider(provider)
+        print((await client.call_tool("add", {"a": 2, "b": 2})).text, served)
+        print([span.name for span in exporter.get_finished_spans()])
+
+anyio.run(main)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "3 []\n4 ['tools/call']\n['tools/call add']\n"

@@ -72,7 +72,7 @@ def dispatch(
     Not itself a coroutine: without telemetry the caller awaits `answer` directly, so the hot
     path pays a None check and no extra coroutine."""
     instruments = server._instruments
-    if instruments is not None:  # telemetry is on: the request is served inside its span
+    if instruments is not None and instruments.recording():  # served inside its span
         return instruments.serve(server, conn, request, answer)
     return answer(server, conn, request)
 

@@ -77,6 +77,12 @@ _TARGETS = {
 }
 
 
+def _api_only(provider: Any) -> bool:
+    """A provider of the OpenTelemetry API package itself (its proxy or no-op): an SDK's, or
+    any real one, lives in another module."""
+    return type(provider).__module__.startswith(("opentelemetry.trace", "opentelemetry.metrics"))
+
+
 class _MetaGetter(Getter[Mapping[str, Any]]):
     """Reads `params._meta`: only string values count (anything else is a bad carrier)."""
 
@@ -115,9 +121,24 @@ class Instrumentation:
             description="The duration of the MCP session as observed on the MCP server.",
             explicit_bucket_boundaries_advisory=BUCKETS,
         )
+        self._seen: tuple[Any, Any] = (None, None)
+        self._recording = True
         self._sessions: weakref.WeakKeyDictionary[
             Connection, tuple[float, TransportAttributes | None]
         ] = weakref.WeakKeyDictionary()
+
+    def recording(self) -> bool:
+        """Whether any provider would record: the API's own providers (the default proxies,
+        and the no-op ones) never do, so with none set up a request costs no span at all.
+        Decided again when the application sets a provider (it may do so after the Server is
+        made)."""
+        tracer_provider = self.options.tracer_provider or trace.get_tracer_provider()
+        meter_provider = self.options.meter_provider or metrics.get_meter_provider()
+        if tracer_provider is self._seen[0] and meter_provider is self._seen[1]:
+            return self._recording
+        self._seen = (tracer_provider, meter_provider)
+        self._recording = not (_api_only(tracer_provider) and _api_only(meter_provider))
+        return self._recording
 
     # --- requests --------------------------------------------------------------------------
 
