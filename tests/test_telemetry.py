@@ -328,7 +328,7 @@ def test_over_stdio_the_transport_is_a_pipe(sdk: Sdk) -> None:
 def test_telemetry_with_no_provider_set_up_costs_no_span_until_one_is() -> None:
     """Server(telemetry=Telemetry()) before the application sets up any SDK: the API's own
     providers record nothing, so no request is served inside a span; once a provider is set,
-    the next request is."""
+    requests are, from the next look at the providers (at most a second later)."""
     code = """
 import anyio
 from opentelemetry import trace
@@ -345,6 +345,9 @@ def serve(self, *args):
     return original(self, *args)
 Instrumentation.serve = serve
 
+now = [0.0]
+Instrumentation.look_clock = staticmethod(lambda: now[0])
+
 app = Server("otel", telemetry=Telemetry())
 
 @app.tool
@@ -359,9 +362,11 @@ async def main() -> None:
         provider.add_span_processor(SimpleSpanProcessor(exporter))
         trace.set_tracer_provider(provider)
         print((await client.call_tool("add", {"a": 2, "b": 2})).text, served)
+        now[0] = 1.5  # the next look at the providers
+        print((await client.call_tool("add", {"a": 3, "b": 2})).text, served)
         print([span.name for span in exporter.get_finished_spans()])
 
 anyio.run(main)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout == "3 []\n4 ['tools/call']\n['tools/call add']\n"
+    assert out.stdout == "3 []\n4 []\n5 ['tools/call']\n['tools/call add']\n"

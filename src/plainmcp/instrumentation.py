@@ -9,6 +9,7 @@ connection's open and close are the only places that call it.
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -101,6 +102,9 @@ _W3C = CompositePropagator([TraceContextTextMapPropagator(), W3CBaggagePropagato
 class Instrumentation:
     """A Server's tracer and histograms, and the sessions it is timing."""
 
+    look_clock: Callable[[], float] = staticmethod(time.monotonic)
+    """Seconds, for when `recording` looks at the providers again (tests replace it)."""
+
     def __init__(self, options: Telemetry) -> None:
         self.options = options
         self.clock = options.clock
@@ -121,22 +125,26 @@ class Instrumentation:
             description="The duration of the MCP session as observed on the MCP server.",
             explicit_bucket_boundaries_advisory=BUCKETS,
         )
-        self._seen: tuple[Any, Any] = (None, None)
-        self._recording = True
+        self._recording = False
+        self._next_check = float("-inf")
         self._sessions: weakref.WeakKeyDictionary[
             Connection, tuple[float, TransportAttributes | None]
         ] = weakref.WeakKeyDictionary()
 
     def recording(self) -> bool:
-        """Whether any provider would record: the API's own providers (the default proxies,
-        and the no-op ones) never do, so with none set up a request costs no span at all.
-        Decided again when the application sets a provider (it may do so after the Server is
-        made)."""
+        """Whether any provider would record. The API's own providers (the default proxies and
+        the no-op ones) never do, so with none set up a request costs no span. Looking the
+        providers up costs microseconds (the API reads the environment), so until one records
+        it is looked at again at most once a second (by `look_clock`); once one does, for good
+        (a global provider, once set, stays)."""
+        if self._recording:
+            return True
+        now = self.look_clock()
+        if now < self._next_check:
+            return False
+        self._next_check = now + 1.0
         tracer_provider = self.options.tracer_provider or trace.get_tracer_provider()
         meter_provider = self.options.meter_provider or metrics.get_meter_provider()
-        if tracer_provider is self._seen[0] and meter_provider is self._seen[1]:
-            return self._recording
-        self._seen = (tracer_provider, meter_provider)
         self._recording = not (_api_only(tracer_provider) and _api_only(meter_provider))
         return self._recording
 
