@@ -15,13 +15,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fixtures import http_port, png, rows, watchdog
 
-from plainmcp import Image, PayloadLimits, Server
+from plainmcp import Image, PayloadLimits, Server, Telemetry
 
 NO_LIMITS = PayloadLimits(
     text_block=None, text_result=None, structured=None, binary_block=None, binary_result=None
 )
 
-app = Server("bench-plainmcp", payload_limits=NO_LIMITS)
+# PLAINMCP_BENCH_TELEMETRY=1: telemetry on, with no OpenTelemetry SDK set up (the cost of the
+# option alone; needs opentelemetry-api in the bench venv).
+TELEMETRY = Telemetry() if os.environ.get("PLAINMCP_BENCH_TELEMETRY") else None
+app = Server("bench-plainmcp", payload_limits=NO_LIMITS, telemetry=TELEMETRY)
 
 
 @app.tool
