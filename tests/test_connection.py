@@ -648,6 +648,65 @@ async def test_a_request_in_a_batch_can_be_cancelled() -> None:
         await s.settle()
 
 
+async def test_a_batch_reusing_a_running_id_or_its_own_is_refused_for_that_request() -> None:
+    app, gated = make_server()
+    async with Session(app) as s:
+        await s.initialize("2025-03-26")
+        await s.start("tools/call", call("a"), id=7)
+        await gated.until(gated.entered, "a")
+        await s.send(
+            [
+                {"jsonrpc": "2.0", "id": 7, "method": "ping"},
+                {"jsonrpc": "2.0", "id": 8, "method": "ping"},
+                {"jsonrpc": "2.0", "id": 8, "method": "ping"},
+            ]
+        )
+        batch = await s.wait_for(lambda m: isinstance(m, list))
+        in_use = {"code": -32600, "message": "Invalid Request: id {} is in use"}
+        assert sorted(batch, key=lambda m: (m["id"], "error" in m)) == [
+            {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "error": {**in_use, "message": in_use["message"].format(7)},
+            },
+            {"jsonrpc": "2.0", "id": 8, "result": {}},
+            {
+                "jsonrpc": "2.0",
+                "id": 8,
+                "error": {**in_use, "message": in_use["message"].format(8)},
+            },
+        ]
+        assert s.conn.in_use(7)  # the running call keeps its own bookkeeping
+        gated.gate("a").set()
+        done = await s.response(7)
+        assert done["result"]["content"] == [{"type": "text", "text": "a done"}]
+        await s.settle()
+
+
+async def test_a_response_inside_a_batch_reaches_the_request_waiting_for_it() -> None:
+    app = Server("asks")
+    async with Session(app) as s:
+        await s.initialize("2025-03-26", capabilities={"roots": {}})
+        conn = s.conn
+
+        async def ask() -> dict[str, Any]:
+            return await conn.ask("roots/list", {}, timeout=5)
+
+        async with anyio.create_task_group() as tasks:
+            answers: list[dict[str, Any]] = []
+
+            async def run() -> None:
+                answers.append(await ask())
+
+            tasks.start_soon(run)
+            asked = await s.wait_for(
+                lambda m: isinstance(m, dict) and m.get("method") == "roots/list"
+            )
+            await s.send([{"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": []}}])
+        assert answers == [{"roots": []}]
+        await s.settle()
+
+
 # --- bad lines -------------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from plainmcp import Context, Principal, Server
 from plainmcp.client import McpError
+from plainmcp.middleware import Timing
 from plainmcp.testing import connect
 
 pytestmark = pytest.mark.anyio
@@ -166,3 +167,21 @@ async def test_hidden_tools_are_paged_after_filtering() -> None:
         first = await client.request("tools/list")
         assert [t["name"] for t in first["tools"]] == ["t0", "t2"]
         assert "nextCursor" in first
+
+
+async def test_scopes_hold_when_the_request_goes_through_middleware() -> None:
+    """A tools/call under middleware reaches the tool through the pipeline, not the handler:
+    the scope check sits where both meet."""
+    async with connect(make_server(middleware=[Timing()]), principal=READER) as client:
+        with pytest.raises(McpError) as refused:
+            await client.call_tool("purge")
+        assert (refused.value.code, refused.value.message) == (
+            -32600,
+            "Forbidden: tool 'purge' requires scope notes:admin",
+        )
+        with pytest.raises(McpError) as read:
+            await client.request("resources/read", {"uri": "notes://all"})
+        assert read.value.message == "Forbidden: resource 'notes://all' requires scope notes:admin"
+    async with connect(make_server(middleware=[Timing()]), principal=ADMIN) as client:
+        result = await client.call_tool("purge")
+        assert result.content[0].text == "purged by admin"  # type: ignore[union-attr]

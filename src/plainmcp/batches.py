@@ -9,7 +9,16 @@ import anyio
 
 from plainmcp.dispatch import dispatch
 from plainmcp.wire import jsonrpc
-from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Notification, Request, RpcError
+from plainmcp.wire.jsonrpc import (
+    INVALID_REQUEST,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    RpcError,
+)
 from plainmcp.wire.methods import METHODS
 from plainmcp.wire.session import unbatchable
 
@@ -39,10 +48,15 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
         finally:
             connection._running.pop(request.id, None)
 
+    taken: set[tuple[type, RequestId]] = set()
     async with anyio.create_task_group() as group:
         for message in messages:
             if isinstance(message, Request):
                 why = unbatchable(message, METHODS.get(message.method))
+                key = (type(message.id), message.id)
+                if why is None and (key in taken or connection.in_use(message.id)):
+                    why = f"Invalid Request: id {message.id!r} is in use"
+                taken.add(key)
                 if why is not None:
                     replies.append(
                         jsonrpc.error_message(message.id, RpcError(INVALID_REQUEST, why))
@@ -55,5 +69,7 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
                 error = connection._error(message.id, message.error)
                 if error is not None:
                     replies.append(error)
+            elif isinstance(message, Response):  # the client's answer to one of our requests
+                connection.accept(message)
     if replies:
         await connection.send(jsonrpc.encode(replies))

@@ -51,8 +51,6 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     tool = server._tools.get(name)
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
-    if tool.scopes:
-        scopes.require(f"tool {name!r}", tool.scopes, ex.principal)
     outcome = await run(server, ex, tool)
     return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
 
@@ -66,8 +64,11 @@ def find(server: Server, name: str) -> Tool:
 
 
 async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
-    """The call's result before rendering (what middleware sees): through the concurrency
-    bound and the payload guards."""
+    """The call's result before rendering (what middleware sees): the tool's scopes, then
+    the concurrency bound and the payload guards. The scope check is here, not in `call`, so
+    that a call reaching the tool through middleware is checked too."""
+    if tool.scopes:
+        scopes.require(f"tool {tool.name!r}", tool.scopes, ex.principal)
     arguments = ex.params.get("arguments")
     if arguments is None:
         arguments = {}
