@@ -4,7 +4,7 @@ tests/transports/http/test_scopes.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -43,8 +43,8 @@ def make_server(**options: Any) -> Server:
         return f"note {note}"
 
     @app.prompt(scopes=["notes:admin", "notes:read"])
-    def audit() -> str:
-        return "audit everything"
+    def audit(area: Literal["everything", "errors"] = "everything") -> str:
+        return f"audit {area}"
 
     return app
 
@@ -95,6 +95,54 @@ async def test_a_principal_lacking_a_scope_gets_a_json_rpc_error_naming_it() -> 
         assert read.value.message == "Forbidden: resource 'notes://all' requires scope notes:admin"
         note = await client.request("resources/read", {"uri": "notes://by-id/7"})
         assert note["contents"][0]["text"] == "note 7"
+
+
+def complete(ref: dict[str, str], argument: str) -> dict[str, Any]:
+    return {"ref": ref, "argument": {"name": argument, "value": "e"}}
+
+
+async def test_completing_a_scoped_prompt_or_template_needs_its_scopes() -> None:
+    prompt = complete({"type": "ref/prompt", "name": "audit"}, "area")
+    template = complete({"type": "ref/resource", "uri": "notes://by-id/{note}"}, "note")
+    async with connect(make_server(), principal=Principal("nobody")) as client:
+        with pytest.raises(McpError) as refused:
+            await client.request("completion/complete", prompt)
+        assert (refused.value.code, refused.value.message, refused.value.data) == (
+            -32600,
+            "Forbidden: prompt 'audit' requires scope notes:admin notes:read",
+            {"requiredScopes": ["notes:admin", "notes:read"]},
+        )
+        with pytest.raises(McpError) as template_refused:
+            await client.request("completion/complete", template)
+        assert (template_refused.value.message, template_refused.value.data) == (
+            "Forbidden: resource template 'notes://by-id/{note}' requires scope notes:read",
+            {"requiredScopes": ["notes:read"]},
+        )
+        # Refused before the argument is looked up: a lacking principal learns no names.
+        with pytest.raises(McpError) as unknown_argument:
+            await client.request(
+                "completion/complete", complete({"type": "ref/prompt", "name": "audit"}, "x")
+            )
+        assert unknown_argument.value.message.startswith("Forbidden: prompt 'audit'")
+    async with connect(make_server(), principal=ADMIN) as client:
+        completed = await client.request("completion/complete", prompt)
+        assert completed["completion"]["values"] == ["everything", "errors"]
+        note = await client.request("completion/complete", template)
+        assert note["completion"]["values"] == []
+
+
+async def test_subscribing_to_a_scoped_resource_needs_its_scopes() -> None:
+    async with connect(make_server(), principal=READER) as client:
+        with pytest.raises(McpError) as refused:
+            await client.request("resources/subscribe", {"uri": "notes://all"})
+        assert (refused.value.code, refused.value.message, refused.value.data) == (
+            -32600,
+            "Forbidden: resource 'notes://all' requires scope notes:admin",
+            {"requiredScopes": ["notes:admin"]},
+        )
+        assert await client.request("resources/subscribe", {"uri": "notes://by-id/7"}) == {}
+    async with connect(make_server(), principal=ADMIN) as client:
+        assert await client.request("resources/subscribe", {"uri": "notes://all"}) == {}
 
 
 async def test_a_principal_holding_the_scopes_calls_and_the_tool_sees_it() -> None:

@@ -165,6 +165,18 @@ async def test_prompts_and_resources_name_their_target_as_the_conventions_say(sd
     assert "resources/read note://today" in [span.name for span in sdk.spans()]
 
 
+async def test_subscribe_and_unsubscribe_spans_name_their_resource(sdk: Sdk) -> None:
+    app = traced_app(sdk, resource_uri_in_span_name=True)
+    async with Client.memory(app) as client:
+        await client.request("resources/subscribe", {"uri": "note://today"})
+        await client.request("resources/unsubscribe", {"uri": "note://today"})
+    spans = {span.name: dict(span.attributes or {}) for span in sdk.spans()}
+    for method in ("resources/subscribe", "resources/unsubscribe"):
+        attributes = spans[f"{method} note://today"]
+        assert attributes["mcp.resource.uri"] == "note://today"
+        assert "gen_ai.operation.name" not in attributes
+
+
 async def test_baggage_from_meta_reaches_the_tool(sdk: Sdk) -> None:
     app = traced_app(sdk)
     async with Client.memory(app) as client:

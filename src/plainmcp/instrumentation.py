@@ -28,6 +28,7 @@ from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapProp
 from plainmcp import __version__
 from plainmcp.telemetry import TRANSPORT, Telemetry, TransportAttributes
 from plainmcp.wire.meta import PROTOCOL_VERSION
+from plainmcp.wire.methods import METHODS
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
@@ -61,21 +62,32 @@ SESSION_METRIC_KEYS = (
 )
 
 
+_ATTRIBUTES = {
+    "tool": "gen_ai.tool.name",
+    "prompt": "gen_ai.prompt.name",
+    "resource": "mcp.resource.uri",
+}
+"""The span attribute of what a request names, by the method table's `Target.kind`."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Target:
     param: str
     attribute: str
     named: bool
     """The span name carries it (tools and prompts: low cardinality; URIs only on request)."""
+    tool: bool
+    """A tool call: `execute_tool`, its arguments and its result."""
 
 
 _TARGETS = {
-    "tools/call": _Target("name", "gen_ai.tool.name", True),
-    "prompts/get": _Target("name", "gen_ai.prompt.name", True),
-    "resources/read": _Target("uri", "mcp.resource.uri", False),
-    "resources/subscribe": _Target("uri", "mcp.resource.uri", False),
-    "resources/unsubscribe": _Target("uri", "mcp.resource.uri", False),
+    method.name: _Target(
+        named.param, _ATTRIBUTES[named.kind], named.kind != "resource", named.kind == "tool"
+    )
+    for method in METHODS.values()
+    if (named := method.named) is not None
 }
+"""What each method names, read from the method table once."""
 
 
 def _api_only(provider: Any) -> bool:
@@ -171,7 +183,8 @@ class Instrumentation:
                 attributes[target.attribute] = value
                 if target.named or self.options.resource_uri_in_span_name:
                     name = f"{method} {value}"
-        if method == "tools/call":
+        tool_call = target is not None and target.tool
+        if tool_call:
             attributes["gen_ai.operation.name"] = "execute_tool"
             arguments = params.get("arguments")
             if self.options.record_arguments and isinstance(arguments, dict):
@@ -201,7 +214,7 @@ class Instrumentation:
             self._record(attributes, started)
             raise
         otel_context.detach(token)
-        outcome = _outcome(method, reply, self.options.record_results)
+        outcome = _outcome(tool_call, reply, self.options.record_results)
         version = _protocol_version(conn, meta)
         if version is not None:
             outcome["mcp.protocol.version"] = version
@@ -257,7 +270,7 @@ def _parent(meta: Mapping[str, Any]) -> Context | None:
     return extracted
 
 
-def _outcome(method: str, reply: Mapping[str, Any], record_results: bool) -> dict[str, Any]:
+def _outcome(tool_call: bool, reply: Mapping[str, Any], record_results: bool) -> dict[str, Any]:
     """error.type (the JSON-RPC code, or `tool_error` for an isError result), the code as
     rpc.response.status_code, and the opted-in tool result."""
     error = reply.get("error")
@@ -265,7 +278,7 @@ def _outcome(method: str, reply: Mapping[str, Any], record_results: bool) -> dic
         code = str(error.get("code"))
         return {"error.type": code, "rpc.response.status_code": code}
     result = reply.get("result")
-    if method != "tools/call" or not isinstance(result, dict):
+    if not tool_call or not isinstance(result, dict):
         return {}
     if result.get("isError") is True:
         return {"error.type": "tool_error"}

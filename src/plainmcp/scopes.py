@@ -82,7 +82,8 @@ def require(what: str, scopes: frozenset[str], principal: Any) -> None:
 
 def needed(server: Server, method: str, params: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
     """What a request calls ("tool 'admin'") and the scopes that requires (empty: none, or not
-    a call of a registered function)."""
+    a call of a registered function). Subscribing to a resource, and completing an argument
+    of a prompt or a resource template, need the scopes of reading or getting it."""
     if method == "tools/call":
         name = params.get("name")
         tool = server._tools.get(name) if isinstance(name, str) else None
@@ -92,9 +93,20 @@ def needed(server: Server, method: str, params: Mapping[str, Any]) -> tuple[str,
         name = params.get("name")
         if isinstance(name, str) and name in server.prompts:
             return f"prompt {name!r}", server.prompts[name].scopes
-    elif method == "resources/read":
+    elif method in ("resources/read", "resources/subscribe"):
         uri = params.get("uri")
         found = server.resources.match(uri) if isinstance(uri, str) else None
         if found is not None:
             return f"resource {uri!r}", found[0].scopes
+    elif method == "completion/complete":
+        # Completing an argument reveals what the item serves: it needs what a call needs.
+        ref = params.get("ref")
+        if isinstance(ref, Mapping):
+            if ref.get("type") == "ref/prompt":
+                return needed(server, "prompts/get", {"name": ref.get("name")})
+            if ref.get("type") == "ref/resource":
+                uri = ref.get("uri")
+                for template in server.resources.templates:
+                    if template.uri_template == uri:
+                        return f"resource template {uri!r}", template.scopes
     return "", NONE

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from plainmcp import Server, ToolError
+from plainmcp import PayloadLimits, ResourceLink, Server, ToolError
 from plainmcp.middleware import ResultCache
 from plainmcp.testing import connect
 from plainmcp.transports.http.security import Principal
@@ -107,6 +107,40 @@ async def test_the_least_recently_used_entry_goes_first() -> None:
         for city in ("A", "B", "A", "C", "A", "B"):
             await client.call_tool("forecast", {"city": city})
     assert calls == ["A", "B", "C", "B"]
+
+
+async def test_a_result_linking_an_offloaded_payload_is_not_cached() -> None:
+    # The blob store may drop the payload before the entry would expire: a cached link to it
+    # would point at nothing, so such results are served fresh every time.
+    calls: list[str] = []
+    cache = ResultCache({"report": 60, "pointer": 60}, clock=Clock())
+    app = Server("offloading", middleware=[cache], payload_limits=PayloadLimits(text_block=1000))
+
+    @app.tool
+    def report() -> str:
+        calls.append("report")
+        return f"call {len(calls)}: " + "word " * 400
+
+    @app.tool
+    def pointer() -> ResourceLink:
+        calls.append("pointer")
+        return ResourceLink(uri=f"notes://{len(calls)}", name="note")
+
+    async with connect(app) as client:
+        first = await client.request("tools/call", {"name": "report"})
+        second = await client.request("tools/call", {"name": "report"})
+        linked = [await client.request("tools/call", {"name": "pointer"}) for _ in range(2)]
+    links = [
+        [b["uri"] for b in r["content"] if b["type"] == "resource_link"] for r in (first, second)
+    ]
+    assert all(len(uris) == 1 and uris[0].startswith("plainmcp://blob/") for uris in links)
+    assert links[0] != links[1]
+    assert first["content"][0]["text"].startswith("call 1: ")
+    assert second["content"][0]["text"].startswith("call 2: ")
+    # A link to anything else is cached as any result.
+    assert [r["content"][0]["uri"] for r in linked] == ["notes://3", "notes://3"]
+    assert calls == ["report", "report", "pointer"]
+    assert len(cache) == 1
 
 
 def test_a_ttl_must_be_positive() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
-from plainmcp.wire.methods import METHODS, Method, Param, check
+from plainmcp.wire.methods import METHODS, Method, Param, Target, check
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import _defs
 
@@ -118,6 +118,24 @@ def test_targets_name_a_tool_a_prompt_or_a_resource() -> None:
         "tools/call": ("name", "tool", True),
         "prompts/get": ("name", "prompt", True),
         "resources/read": ("uri", "resource", False),
+    }
+
+
+def test_subscribe_and_unsubscribe_name_a_resource_without_being_a_target() -> None:
+    # `about` is what telemetry reads; `target` alone asks input and needs Mcp-Name.
+    about = {name: m.about for name, m in METHODS.items() if m.about is not None}
+    assert about == {
+        "resources/subscribe": Target("uri", "resource", arguments=False),
+        "resources/unsubscribe": Target("uri", "resource", arguments=False),
+    }
+    assert all(METHODS[name].target is None for name in about)
+    named = {name: m.named.kind for name, m in METHODS.items() if m.named is not None}
+    assert named == {
+        "tools/call": "tool",
+        "resources/read": "resource",
+        "resources/subscribe": "resource",
+        "resources/unsubscribe": "resource",
+        "prompts/get": "prompt",
     }
 
 

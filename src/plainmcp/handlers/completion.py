@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import completion
+from plainmcp import completion, scopes
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 async def complete(server: Server, ex: Exchange) -> dict[str, Any]:
     asked = completion.read_request(ex.params)
+    scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
     if asked.ref_type == "ref/prompt":
         completer = server.prompts.completer(asked.ref, asked.argument)
         label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from plainmcp import scopes
 from plainmcp.notify import LISTEN_FEATURE, tagged
 from plainmcp.wire import render
 from plainmcp.wire.meta import SUBSCRIPTION_ID
@@ -18,6 +19,7 @@ async def subscribe(server: Server, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
     if not server.resources.exists(uri):
         raise render.resource_not_found(uri, ex.revision)
+    scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
     ex.conn.session.subscriptions.add(uri)
     return {}
 

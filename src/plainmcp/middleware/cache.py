@@ -9,8 +9,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from plainmcp.content import ResourceLink
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
 from plainmcp.results import CallResult
+from plainmcp.store import BLOB_PREFIX
 
 __all__ = ["ResultCache"]
 
@@ -21,8 +23,11 @@ class ResultCache(Middleware):
     subject (None without auth: unauthenticated callers share results).
 
     What is stored is the result before it is rendered, so one entry serves every protocol
-    revision. isError results are not stored. At most `max_entries`, the least recently used
-    dropped first. `clock`: seconds (tests pass their own).
+    revision. isError results are not stored, and neither are results linking an offloaded
+    payload (a `plainmcp://blob/` resource_link, as the payload guards make): the blob store
+    may drop it before the entry expires (its own TTL, on its own clock, or evicted when full),
+    and a cached link to nothing is worse than calling again. At most `max_entries`, the least
+    recently used dropped first. `clock`: seconds (tests pass their own).
     """
 
     def __init__(
@@ -59,7 +64,7 @@ class ResultCache(Middleware):
                 return found[1]
             del self._entries[key]
         result = await call_next(request)
-        if isinstance(result, CallResult) and not result.is_error:
+        if isinstance(result, CallResult) and not result.is_error and not _links_blob(result):
             self._entries[key] = (self.clock() + ttl, result)
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
@@ -74,3 +79,11 @@ class ResultCache(Middleware):
         principal = request.principal
         who = getattr(principal, "subject", principal) if principal is not None else None
         return (request.target, arguments, who)
+
+
+def _links_blob(result: CallResult) -> bool:
+    """Whether the result links a payload in the blob store (which may outlive no cache)."""
+    return any(
+        isinstance(block, ResourceLink) and block.uri.startswith(BLOB_PREFIX)
+        for block in result.content
+    )

@@ -99,7 +99,11 @@ class Method:
     removed is an empty list, and a prompt added later does not open prompts/* to a session that
     was not offered them (its client never asked and was never told)."""
     target: Target | None = None
-    """Set for the methods that may answer with an input-required result (2026-07-28)."""
+    """Set for the methods that may answer with an input-required result (2026-07-28); the
+    Mcp-Name header and middleware's `RequestInfo.target` read it too."""
+    about: Target | None = None
+    """What a method without a `target` still names (resources/subscribe and unsubscribe name a
+    resource), for telemetry: it asks no input and needs no Mcp-Name header (see `named`)."""
     since: str = "2024-11-05"
     """The first revision with the method; a later one drops it in `Revision.removed_methods`."""
     before_initialize: bool = False
@@ -115,6 +119,11 @@ class Method:
     revisions: frozenset[str] = field(init=False, compare=False)
     """The revisions that have the method (derived from `since` and the revision table)."""
 
+    @property
+    def named(self) -> Target | None:
+        """What a request of this method names: its `target`, else what it is `about`."""
+        return self.target or self.about
+
     def __post_init__(self) -> None:
         versions = list(REVISIONS)
         have = frozenset(
@@ -129,6 +138,7 @@ _CURSOR = Param("cursor", "string", problem="Invalid params: unknown cursor")
 _URI = Param("uri", "string", required=True)
 _NAME = Param("name", "string", required=True)
 _ARGUMENTS = Param("arguments", "object")
+_A_RESOURCE = Target("uri", "resource", arguments=False)
 
 INITIALIZE = Method(
     "initialize",
@@ -172,11 +182,13 @@ RESOURCES_READ = Method(
     "resources/read",
     params=(_URI,),
     capability="resources",
-    target=Target("uri", "resource", arguments=False),
+    target=_A_RESOURCE,
     ttl="read",
 )
-SUBSCRIBE = Method("resources/subscribe", params=(_URI,), capability="resources")
-UNSUBSCRIBE = Method("resources/unsubscribe", params=(_URI,), capability="resources")
+SUBSCRIBE = Method("resources/subscribe", params=(_URI,), capability="resources", about=_A_RESOURCE)
+UNSUBSCRIBE = Method(
+    "resources/unsubscribe", params=(_URI,), capability="resources", about=_A_RESOURCE
+)
 PROMPTS_LIST = Method(
     "prompts/list", params=(_CURSOR,), capability="prompts", lists="prompts", ttl="list"
 )

@@ -98,6 +98,17 @@ def test_headers_that_agree_pass() -> None:
     )
 
 
+def test_a_subscribe_needs_no_mcp_name_header() -> None:
+    # The table says what subscribe is about (for telemetry) without making it a target.
+    for method in ("resources/subscribe", "resources/unsubscribe"):
+        assert (
+            rules.stateless_header_error(
+                headers(**{"mcp-method": method}), request(method, uri="note://a"), no_markers
+            )
+            is None
+        )
+
+
 def test_mirrored_integers_compare_numerically_and_absent_arguments_send_no_header() -> None:
     def markers(tool: str) -> dict[str, str]:
         return {"Priority": "/priority", "Region": "/region"}

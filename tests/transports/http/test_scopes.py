@@ -19,6 +19,7 @@ METADATA = "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"
 TOKENS = {
     "reader": Principal("reader", frozenset({"mcp", "notes:read"})),
     "admin": Principal("admin", frozenset({"mcp", "notes:read", "notes:admin"})),
+    "auditor": Principal("auditor", frozenset({"mcp", "notes:admin", "notes:audit"})),
 }
 
 
@@ -138,3 +139,30 @@ async def test_a_batch_with_one_refused_call_is_refused_whole() -> None:
     call = await request(http, body=batch, headers=headers, revision="2025-03-26")
     assert call.status == 403
     assert call.headers["www-authenticate"] == challenge("notes:admin", "notes:admin")
+
+
+async def test_completing_or_subscribing_to_a_scoped_template_is_403_as_reading_it() -> None:
+    http = make_app()
+    asked = {
+        "completion/complete": {
+            "ref": {"type": "ref/resource", "uri": "notes://by-id/{note}"},
+            "argument": {"name": "note", "value": "1"},
+        },
+        "resources/subscribe": {"uri": "notes://by-id/1"},
+    }
+    reader = await session(http, "reader")
+    for method, params in asked.items():
+        call = await request(http, body=rpc(2, method, **params), headers=reader)
+        assert (call.status, call.headers["www-authenticate"]) == (
+            403,
+            challenge("notes:admin notes:audit", "notes:admin notes:audit"),
+        )
+    auditor = await session(http, "auditor")
+    completed = await request(
+        http, body=rpc(2, "completion/complete", **asked["completion/complete"]), headers=auditor
+    )
+    assert (completed.status, completed.json()["result"]["completion"]["values"]) == (200, [])
+    subscribed = await request(
+        http, body=rpc(3, "resources/subscribe", **asked["resources/subscribe"]), headers=auditor
+    )
+    assert (subscribed.status, subscribed.json()["result"]) == (200, {})
