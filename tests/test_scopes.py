@@ -12,6 +12,7 @@ from plainmcp import Context, Principal, Server
 from plainmcp.client import McpError
 from plainmcp.middleware import Timing
 from plainmcp.testing import connect
+from tests.conftest import Session
 
 pytestmark = pytest.mark.anyio
 
@@ -233,3 +234,21 @@ async def test_scopes_hold_when_the_request_goes_through_middleware() -> None:
     async with connect(make_server(middleware=[Timing()]), principal=ADMIN) as client:
         result = await client.call_tool("purge")
         assert result.content[0].text == "purged by admin"  # type: ignore[union-attr]
+
+
+async def test_a_listen_stream_drops_resource_subscriptions_the_principal_may_not_read() -> None:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    async with Session(make_server(), revision_hint="2026-07-28") as s:
+        s.conn.principal = READER
+        wanted = {"resourceSubscriptions": ["notes://all", "notes://by-id/7"]}
+        await s.start("subscriptions/listen", {"notifications": wanted, "_meta": meta})
+        acknowledged = await s.wait_for(
+            lambda m: m.get("method") == "notifications/subscriptions/acknowledged"
+        )
+        assert acknowledged["params"]["notifications"] == {
+            "resourceSubscriptions": ["notes://by-id/7"]
+        }

@@ -39,7 +39,14 @@ async def listen(server: Server, ex: Exchange) -> dict[str, Any]:
             honoured[flag] = True
     uris = wanted.get("resourceSubscriptions")
     if uris is not None:
-        known = [u for u in uris if server.resources.exists(u)]
+        # Unknown URIs are dropped, and so are those the principal may not read: a change
+        # notification tells as much about a resource as a read would.
+        known = [
+            u
+            for u in uris
+            if server.resources.exists(u)
+            and scopes.allowed(scopes.needed(server, "resources/read", {"uri": u})[1], ex.principal)
+        ]
         if known:
             honoured["resourceSubscriptions"] = known
     listen_id = ex.request.id
