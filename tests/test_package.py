@@ -126,3 +126,16 @@ def test_version_is_the_distributions_and_costs_no_metadata_lookup() -> None:
     code = "import sys, plainmcp; print(plainmcp.__version__, 'importlib.metadata' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == f"{version('plainmcp')} False\n"
+
+
+def test_the_client_loads_its_http_stack_only_for_client_http() -> None:
+    code = (
+        "import sys; from plainmcp import Client; import plainmcp.client.session;"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(sys.argv[1:])));"
+        "import plainmcp.client.http;"
+        "print('httpx2' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *HTTP_STACKS], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["[]", "True"]

@@ -1,6 +1,7 @@
-"""The client: a session (session.py), its typed results (results.py) and errors (errors.py)."""
+"""The client: a session (session.py; over HTTP: http.py), its typed results (results.py) and
+errors (errors.py)."""
 
-from plainmcp.client.errors import CONNECTION_CLOSED, ConnectionClosed, McpError
+from plainmcp.client.errors import CONNECTION_CLOSED, ConnectionClosed, McpError, SessionExpired
 from plainmcp.client.results import (
     CallToolResult,
     ServerInfo,
@@ -19,6 +20,7 @@ __all__ = [
     "ConnectionClosed",
     "McpError",
     "ServerInfo",
+    "SessionExpired",
     "ToolInfo",
     "UnknownContent",
     "parse_block",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR
 
 CONNECTION_CLOSED = -32000
@@ -30,3 +32,26 @@ class ConnectionClosed(McpError):
 def bad_reply(what: str) -> McpError:
     """A reply the server should not have sent (not the shape its method's result has)."""
     return McpError(INTERNAL_ERROR, f"Invalid response from server: {what}")
+
+
+class SessionExpired(ConnectionClosed):
+    """An HTTP server answered 404 to the session's id: it ended or forgot the session, and a
+    new `Client` has to initialize another."""
+
+
+def http_error(status: int, body: bytes) -> McpError:
+    """A refused HTTP request as an McpError: the JSON-RPC error in its body, when it has one."""
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        parsed = None
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("code"), int):
+        message = str(error.get("message", ""))
+        return McpError(error["code"], f"HTTP {status}: {message}", error.get("data"))
+    if isinstance(error, str):  # an OAuth error: {"error": ..., "error_description": ...}
+        description = parsed.get("error_description")
+        text = f"{error}: {description}" if description else error
+    else:
+        text = body.decode(errors="replace").strip()[:200]
+    return McpError(INTERNAL_ERROR, f"HTTP {status}: {text}" if text else f"HTTP {status}")

@@ -1,4 +1,4 @@
-"""A small async MCP client with typed results: in-memory or over a stdio subprocess.
+"""A small async MCP client with typed results: in-memory, over a stdio subprocess or HTTP.
 
     async with Client.stdio(sys.executable, "server.py") as client:
         result = await client.call_tool("add", {"a": 2, "b": 3})
@@ -42,6 +42,8 @@ from plainmcp.wire.jsonrpc import (
 from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
 
 if TYPE_CHECKING:
+    import httpx2
+
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp.client")
@@ -86,7 +88,7 @@ class _Waiter:
 
 
 class Client:
-    """An MCP client session. Make one with `Client.stdio(...)` or `Client.memory(server)`."""
+    """An MCP client session: `Client.stdio(...)`, `Client.memory(server)` or `Client.http(url)`."""
 
     def __init__(self, send: Send, tasks: anyio.abc.TaskGroup) -> None:
         release_stdout()  # a client's program prints to stdout, at once (transports/stdout.py)
@@ -200,6 +202,41 @@ class Client:
                 client._send_bytes = _closed_send
                 conn.close()
                 tasks.cancel_scope.cancel()
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def http(
+        cls,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        auth: str | httpx2.Auth | None = None,
+        protocol_version: str = LATEST_HANDSHAKE,
+        listen: bool = True,
+        timeout: float = 30.0,
+        transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> AsyncIterator[Client]:
+        """A session with the Streamable HTTP endpoint at `url` (needs `plainmcp[client]`).
+
+        `auth`: a bearer token (sent as `Authorization: Bearer ...`) or an httpx2 Auth.
+        `listen`: open the GET stream for the server's own messages. `timeout`: seconds to
+        connect and send (answers may take as long as they take). `transport`: an httpx2
+        transport, e.g. `httpx2.ASGITransport(app.http_app())` to test in-process. Closing
+        the client DELETEs the session; a 404 to it later raises SessionExpired.
+        """
+        from plainmcp.client.http import connect
+
+        async with connect(
+            cls,
+            url,
+            headers=headers,
+            auth=auth,
+            protocol_version=protocol_version,
+            listen=listen,
+            timeout=timeout,
+            transport=transport,
+        ) as client:
+            yield client
 
     # --- requests --------------------------------------------------------------------------
 
@@ -344,6 +381,13 @@ class Client:
             )
         with contextlib.suppress(McpError):
             await self._send(reply)
+
+    def _fail(self, request_id: RequestId, error: McpError) -> None:
+        """End a request the transport could not deliver (or got no reply to)."""
+        waiter = self._pending.get(request_id)
+        if waiter is not None and not waiter.done.is_set():
+            waiter.error = error
+            waiter.done.set()
 
     def _close(self, reason: ConnectionClosed) -> None:
         if self._closed is None:

@@ -1,0 +1,28 @@
+"""Reading Server-Sent Events (sans-I/O): lines in, the data of each finished event out."""
+
+from __future__ import annotations
+
+
+class EventReader:
+    """Feed it a stream's lines (without their line ending); `line` returns an event's data
+    when a blank line ends one. Comments (keep-alives), `id` and `retry` are skipped."""
+
+    def __init__(self) -> None:
+        self._data: list[str] = []
+        self._kind = "message"
+
+    def line(self, line: str) -> tuple[str, str] | None:
+        """(event type, data) when `line` ends an event that carried data, else None."""
+        if not line:
+            data, kind = self._data, self._kind
+            self._data, self._kind = [], "message"
+            return (kind, "\n".join(data)) if data else None
+        if line.startswith(":"):
+            return None
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "data":
+            self._data.append(value)
+        elif name == "event":
+            self._kind = value or "message"
+        return None
