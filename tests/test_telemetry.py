@@ -133,6 +133,19 @@ async def test_a_protocol_error_records_its_json_rpc_code(sdk: Sdk) -> None:
     }
     assert span.status.status_code is StatusCode.ERROR
     assert span.status.description == "Unknown tool: nope"
+    # The duration metric leaves the made-up name out (one series per name a client invents).
+    (point,) = [
+        p
+        for p in sdk.points("mcp.server.operation.duration")
+        if p.attributes.get("error.type") == "-32602"
+    ]
+    assert dict(point.attributes) == {
+        "mcp.method.name": "tools/call",
+        "gen_ai.operation.name": "execute_tool",
+        "error.type": "-32602",
+        "rpc.response.status_code": "-32602",
+        "mcp.protocol.version": "2025-11-25",
+    }
 
 
 async def test_an_is_error_result_is_a_tool_error(sdk: Sdk) -> None:

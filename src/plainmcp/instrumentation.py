@@ -90,6 +90,11 @@ _TARGETS = {
 """What each method names, read from the method table once."""
 
 
+def _registered(server: Server, target: _Target, name: str) -> bool:
+    """The tool or prompt a request names is one the server has."""
+    return name in server._tools if target.tool else name in server.prompts
+
+
 def _api_only(provider: Any) -> bool:
     """A provider of the OpenTelemetry API package itself (its proxy or no-op): an SDK's, or
     any real one, lives in another module."""
@@ -177,12 +182,15 @@ class Instrumentation:
             attributes.update(transport)
         name = method
         target = _TARGETS.get(method)
+        unknown: str | None = None
         if target is not None:
             value = params.get(target.param)
             if isinstance(value, str):
                 attributes[target.attribute] = value
                 if target.named or self.options.resource_uri_in_span_name:
                     name = f"{method} {value}"
+                if target.named and not _registered(server, target, value):
+                    unknown = target.attribute  # on the span, never a metric series
         tool_call = target is not None and target.tool
         if tool_call:
             attributes["gen_ai.operation.name"] = "execute_tool"
@@ -211,7 +219,7 @@ class Instrumentation:
             span.set_attribute("error.type", "cancelled")
             span.set_status(Status(StatusCode.ERROR, "cancelled"))
             span.end()
-            self._record(attributes, started)
+            self._record(attributes, started, unknown)
             raise
         otel_context.detach(token)
         outcome = _outcome(tool_call, reply, self.options.record_results)
@@ -227,13 +235,22 @@ class Instrumentation:
         elif "error.type" in outcome:
             span.set_status(Status(StatusCode.ERROR))
         span.end()
-        self._record(attributes, started)
+        self._record(attributes, started, unknown)
         return reply
 
-    def _record(self, attributes: Mapping[str, Any], started: float) -> None:
+    def _record(
+        self, attributes: Mapping[str, Any], started: float, unknown: str | None = None
+    ) -> None:
+        """One duration point. `unknown`: the attribute holding a tool or prompt name the
+        server does not have, left out: clients choose such names freely, and each would be a
+        metric series of its own."""
         self.operation_duration.record(
             self.clock() - started,
-            {key: attributes[key] for key in OPERATION_METRIC_KEYS if key in attributes},
+            {
+                key: attributes[key]
+                for key in OPERATION_METRIC_KEYS
+                if key in attributes and key != unknown
+            },
         )
 
     # --- sessions --------------------------------------------------------------------------
