@@ -78,11 +78,16 @@ def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
             tool_annotations.setdefault("title", value.title)
         if tool_annotations:
             out["annotations"] = tool_annotations
-    if value.icons and "icons" in rev.tool_fields:
-        out["icons"] = [icon(i) for i in value.icons]
-    if value.meta and "_meta" in rev.tool_fields:
-        out["_meta"] = dict(value.meta)
+    _icons_and_meta(value, rev.tool_fields, out)
     return out
+
+
+def _icons_and_meta(value: Any, fields: frozenset[str], out: dict[str, Any]) -> None:
+    """`icons` and `_meta` of a definition, where the revision's `fields` have them."""
+    if value.icons and "icons" in fields:
+        out["icons"] = [icon(i) for i in value.icons]
+    if value.meta and "_meta" in fields:
+        out["_meta"] = dict(value.meta)
 
 
 def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
@@ -102,10 +107,7 @@ def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
         item["required"] = argument.required
         arguments.append(item)
     out["arguments"] = arguments
-    if value.icons and "icons" in rev.prompt_fields:
-        out["icons"] = [icon(i) for i in value.icons]
-    if value.meta and "_meta" in rev.prompt_fields:
-        out["_meta"] = dict(value.meta)
+    _icons_and_meta(value, rev.prompt_fields, out)
     return out
 
 
@@ -123,10 +125,7 @@ def _resource_common(
         rendered = annotation_fields(value.annotations, rev)
         if rendered is not None:
             out["annotations"] = rendered
-    if value.icons and "icons" in rev.resource_fields:
-        out["icons"] = [icon(i) for i in value.icons]
-    if value.meta and "_meta" in rev.resource_fields:
-        out["_meta"] = dict(value.meta)
+    _icons_and_meta(value, rev.resource_fields, out)
     return out
 
 
