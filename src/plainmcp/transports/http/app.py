@@ -89,7 +89,7 @@ class HttpApp:
         self.sessions = Sessions(session_idle_timeout, max_sessions, clock)
         self.keepalive_interval = keepalive_interval
         self.auth = auth
-        self._live: set[Connection] = set()
+        self.live: set[Connection] = set()
         """Connections of POSTs in progress (ended at shutdown)."""
 
     # --- ASGI entry ------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class HttpApp:
         """End every session and open stream: listen streams answer, GET streams close."""
         for session in self.sessions:
             self.sessions.end(session)
-        for conn in list(self._live):
+        for conn in list(self.live):
             conn.closing.set()
 
     # --- POST ------------------------------------------------------------------------------

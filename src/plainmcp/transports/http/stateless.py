@@ -48,12 +48,12 @@ async def post_stateless(
     conn = app.server.connect(outbox.send, push=outbox.push)
     conn.principal = principal
     conn.bind()
-    app._live.add(conn)
+    app.live.add(conn)
     try:
         posted = Posted(conn, [request], receive, send, stateless=True, outbox=outbox)
         await answer(posted, app.keepalive_interval)
     finally:
-        app._live.discard(conn)
+        app.live.discard(conn)
         conn.close()
 
 
