@@ -1,0 +1,6 @@
+"""What each known MCP client hands its model from a tool result (profiles.py), and how the
+renderer adapts a result to it (adapt.py). Tool code never sees the host."""
+
+from plainmcp.hosts.profiles import GENERIC, PROFILES, Cell, HostProfile, profile_for
+
+__all__ = ["GENERIC", "PROFILES", "Cell", "HostProfile", "profile_for"]
