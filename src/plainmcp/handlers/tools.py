@@ -4,12 +4,15 @@ concurrency bound and the payload guards to the rendered result."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from plainmcp import scopes
 from plainmcp.guards import fits, guard
+from plainmcp.hosts import adapt
+from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
 from plainmcp.tools import call_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
@@ -24,18 +27,31 @@ if TYPE_CHECKING:
     from plainmcp.tools import Tool
 
 
-def tool_list(server: Server, rev: Revision) -> list[dict[str, Any]]:
-    """Every tool rendered for `rev`; built once per revision until the tools change."""
+def tool_list(
+    server: Server, rev: Revision, profile: HostProfile = GENERIC
+) -> list[dict[str, Any]]:
+    """Every tool rendered for `rev` (and for `profile`'s host, where it differs); built once
+    per revision and profile until the tools change."""
     rendered = server._tool_pages.get(rev.version)
     if rendered is None:
         rendered = [definitions.tool(t, rev, server.options) for t in server._tools.values()]
         server._tool_pages[rev.version] = rendered
-    return rendered
+    if profile is GENERIC:
+        return rendered
+    limit = adapt.advertised_limit(profile, server.payload_limits)
+    if limit is None:
+        return rendered
+    key = f"{rev.version} {profile.key}"
+    for_host = server._tool_pages.get(key)
+    if for_host is None:
+        for_host = adapt.tool_definitions(rendered, limit, "_meta" in rev.tool_fields)
+        server._tool_pages[key] = for_host
+    return for_host
 
 
 async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
-    rendered = tool_list(server, ex.revision)
+    rendered = tool_list(server, ex.revision, profile_for(ex.client_info))
     if server.hide_unauthorized and ex.principal is not None:
         rendered = [
             r
@@ -52,7 +68,18 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
     outcome = await run(server, ex, tool)
-    return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
+    return rendered(server, ex, outcome, tool.output_schema)
+
+
+def rendered(
+    server: Server, ex: Exchange, outcome: CallResult, output_schema: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The CallToolResult for the request's revision and host (GENERIC: one dict lookup more)."""
+    out = render.call_result(outcome, ex.revision, server.options, output_schema)
+    profile = profile_for(ex.client_info)
+    if profile is GENERIC:
+        return out
+    return adapt.call_result(out, outcome, profile, output_schema)
 
 
 def find(server: Server, name: str) -> Tool:

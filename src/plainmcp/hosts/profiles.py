@@ -11,6 +11,7 @@ drives the real host. A cell nobody verified is `UNKNOWN` and takes the generic 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
@@ -21,9 +22,9 @@ Reads = Literal["content", "structured", "both"]
 """For a result with both `content` and `structuredContent`: what reaches the model."""
 ErrorBlocks = Literal["first", "all"]
 """For an isError result with several content blocks: which reach the model."""
-Carried = Literal["shown", "text", "file", "dropped"]
+Carried = Literal["shown", "text", "file", "dropped", "refused"]
 """What becomes of a block kind: handed on as is, turned into a text line, saved to a file the
-model is told about, or dropped."""
+model is told about, dropped, or refused (the client fails the whole call on it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class HostProfile:
     """Honours a per-tool `_meta["anthropic/maxResultSizeChars"]` in tools/list."""
     reads_resources: Cell[bool]
     """The model can read a resource (follow a resource_link) through the host."""
+    verified: str = ""
+    """The client versions (or source revision) the cells were read at."""
 
 
 GENERIC = HostProfile(
@@ -79,21 +82,328 @@ GENERIC = HostProfile(
 beyond the server's own PayloadLimits."""
 
 
-PROFILES: tuple[HostProfile, ...] = (GENERIC,)
+_README = "../shared/hosts/README.md (Claude Code 2.1.328, driven here)"
+_CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
+_CC_DOCS = "https://code.claude.com/docs/en/mcp"
+_VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
+_SDK = "src/mcp/client/session.py@modelcontextprotocol/python-sdk (DEFAULT_CLIENT_INFO)"
+_AGENTS = "src/agents/mcp/util.py@openai/openai-agents-python (MCPUtil.invoke_mcp_tool)"
+_PYDANTIC = "pydantic_ai_slim/pydantic_ai/mcp.py@pydantic/pydantic-ai (MCPServer.direct_call_tool)"
+_LANGCHAIN = "langchain_mcp_adapters/tools.py@langchain-ai/langchain-mcp-adapters"
+_FASTMCP = "fastmcp_slim/fastmcp/client/mixins/tools.py@PrefectHQ/fastmcp (v4.0.0b3)"
+
+CLAUDE_CODE = HostProfile(
+    key="claude-code",
+    title="Claude Code",
+    client_names=("claude-code",),
+    reads=Cell("structured", f"{_README}; anthropics/claude-code#54450, #55677, #79944"),
+    error_blocks=Cell("all", f"{_README} (older versions: first only, anthropics/claude-code#1804)"),
+    images=Cell("shown", _README),
+    audio=Cell("file", _README),
+    embedded=Cell("text", _README),
+    links=Cell("text", f"{_README}; dropped before, anthropics/claude-code#53453"),
+    limit_chars=Cell(50_000, f"anthropics/claude-code#42869; {_CC_DOCS}"),
+    limit_raise=Cell(
+        "MAX_MCP_OUTPUT_TOKENS (default 25,000 tokens); per tool, the server's"
+        ' _meta["anthropic/maxResultSizeChars"] (up to 500,000)',
+        f"anthropics/claude-code#42869; {_CC_DOCS}",
+    ),
+    max_result_size_meta=Cell(True, f"anthropics/claude-code#42869, #78478 (the CLI honours it)"),
+    reads_resources=Cell(True, f"{_README} (ReadMcpResourceTool when the server has resources)"),
+    verified=f"2.1.328 (clientInfo name from {_CC_BIN})",
+)
+
+CLAUDE_DESKTOP = HostProfile(
+    key="claude-desktop",
+    title="Claude Desktop",
+    client_names=("claude-ai",),
+    reads=UNKNOWN,
+    error_blocks=UNKNOWN,
+    images=Cell("shown", "anthropics/claude-ai-mcp#643 (shown, one turn late), #969"),
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=UNKNOWN,
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=Cell(False, "anthropics/claude-code#78478 (its code agent drops it)"),
+    reads_resources=UNKNOWN,
+    verified="clientInfo claude-ai 0.1.0 in 0x4m4/hexstrike-ai#11 (2025-08)",
+)
+
+CURSOR = HostProfile(
+    key="cursor",
+    title="Cursor",
+    client_names=("cursor-vscode",),
+    reads=UNKNOWN,
+    error_blocks=UNKNOWN,
+    images=UNKNOWN,
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=UNKNOWN,
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(True, "https://cursor.com/docs/mcp (resources supported)"),
+    verified="clientInfo cursor-vscode as public servers' client detection code matches it",
+)
+
+VSCODE = HostProfile(
+    key="vscode",
+    title="VS Code (GitHub Copilot agent mode)",
+    client_names=("Visual Studio Code", "Visual Studio Code - Insiders"),
+    reads=Cell("structured", "microsoft/vscode#290063"),
+    error_blocks=UNKNOWN,
+    images=UNKNOWN,
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=UNKNOWN,
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=UNKNOWN,
+    verified=f"clientInfo name is productService.nameLong ({_VSCODE})",
+)
+
+COPILOT_CLI = HostProfile(
+    key="copilot-cli",
+    title="GitHub Copilot CLI",
+    client_names=("github-copilot-developer",),
+    reads=Cell("structured", "github/copilot-cli#3258"),
+    error_blocks=UNKNOWN,
+    images=Cell("dropped", "github/copilot-cli#4536 (1.0.80)"),
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=UNKNOWN,
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=UNKNOWN,
+    verified="1.0.25-1.0.80 (clientInfo name in github/copilot-cli#1268)",
+)
+
+PYTHON_SDK = HostProfile(
+    key="python-sdk",
+    title="The official Python SDK's ClientSession",
+    client_names=(),
+    reads=Cell("both", f"{_SDK}: call_tool returns the whole CallToolResult"),
+    error_blocks=Cell("all", _SDK),
+    images=Cell("shown", _SDK),
+    audio=Cell("shown", _SDK),
+    embedded=Cell("shown", _SDK),
+    links=Cell("shown", _SDK),
+    limit_chars=Cell(None, "no limit in the SDK"),
+    limit_raise=UNKNOWN,
+    max_result_size_meta=Cell(False, _SDK),
+    reads_resources=Cell(True, f"{_SDK} (read_resource, for the application)"),
+    verified='mcp 2.3.0; sends clientInfo "mcp" unless given one (see the "mcp" row)',
+)
+
+OPENAI_AGENTS = HostProfile(
+    key="openai-agents",
+    title="OpenAI Agents SDK",
+    client_names=(),
+    reads=Cell("content", f"{_AGENTS}; use_structured_content defaults to False"),
+    error_blocks=Cell("all", _AGENTS),
+    images=Cell("shown", _AGENTS),
+    audio=Cell("text", f"{_AGENTS}: the block as JSON text"),
+    embedded=Cell("text", f"{_AGENTS}: the block as JSON text"),
+    links=Cell("text", f"{_AGENTS}: the block as JSON text"),
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(False, f"{_AGENTS}: only tools become model tools"),
+    verified="src/agents/mcp/server.py opens ClientSession without client_info: sends \"mcp\"",
+)
+
+PYDANTIC_AI = HostProfile(
+    key="pydantic-ai",
+    title="pydantic-ai",
+    client_names=(),
+    reads=Cell("structured", f"{_PYDANTIC}: structuredContent when every block is text"),
+    error_blocks=Cell("all", f"{_PYDANTIC}: ModelRetry with the text blocks joined"),
+    images=Cell("shown", _PYDANTIC),
+    audio=Cell("shown", _PYDANTIC),
+    embedded=Cell("shown", _PYDANTIC),
+    links=Cell("shown", f"{_PYDANTIC}: it reads the linked resource itself"),
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(True, f"{_PYDANTIC}: _map_tool_result_part reads resource links"),
+    verified='client_info defaults to None: sends the SDK\'s "mcp"',
+)
+
+LANGCHAIN = HostProfile(
+    key="langchain-mcp-adapters",
+    title="LangChain MCP adapters",
+    client_names=(),
+    reads=Cell("content", f"{_LANGCHAIN}: structuredContent goes to the artifact"),
+    error_blocks=Cell("all", f"{_LANGCHAIN}: _summarize_tool_error joins every text block"),
+    images=Cell("shown", _LANGCHAIN),
+    audio=Cell("refused", f"{_LANGCHAIN}: NotImplementedError for AudioContent"),
+    embedded=Cell("shown", _LANGCHAIN),
+    links=Cell("text", f"{_LANGCHAIN}: a file block with the URI"),
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(False, f"{_LANGCHAIN}: resources are loaded by the application"),
+    verified='sessions open the SDK\'s ClientSession without client_info: sends "mcp"',
+)
+
+FASTMCP_CLIENT = HostProfile(
+    key="fastmcp-client",
+    title="FastMCP's Client",
+    client_names=(),
+    reads=Cell("structured", f"{_FASTMCP}: call_tool returns .data from structuredContent"),
+    error_blocks=Cell("first", f"{_FASTMCP}: ToolError(content[0].text)"),
+    images=Cell("shown", _FASTMCP),
+    audio=Cell("shown", _FASTMCP),
+    embedded=Cell("shown", _FASTMCP),
+    links=Cell("shown", _FASTMCP),
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=UNKNOWN,
+    verified='client_info passed to ClientSession, default None: sends "mcp" (PrefectHQ/fastmcp#1367)',
+)
+
+SDK_DEFAULT = HostProfile(
+    key="mcp",
+    title='Any client sending the Python SDK\'s default name "mcp"',
+    client_names=("mcp",),
+    reads=Cell("structured", "pydantic-ai and FastMCP's client send it and read structuredContent"),
+    error_blocks=Cell("first", "FastMCP's client sends it and raises with the first block only"),
+    images=Cell("shown", "every framework that sends it (rows below)"),
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=UNKNOWN,
+    limit_chars=Cell(None, "none of the frameworks that send it has a limit"),
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=UNKNOWN,
+    verified="the cautious union of the rows that send it: only lossless adaptations",
+)
+"""Several frameworks send the SDK's default name; the server cannot tell them apart, so this
+row takes, of their cells, the ones whose adaptation costs the others nothing."""
+
+
+PROFILES: tuple[HostProfile, ...] = (
+    CLAUDE_CODE,
+    CLAUDE_DESKTOP,
+    CURSOR,
+    VSCODE,
+    COPILOT_CLI,
+    SDK_DEFAULT,
+    PYTHON_SDK,
+    OPENAI_AGENTS,
+    PYDANTIC_AI,
+    LANGCHAIN,
+    FASTMCP_CLIENT,
+    GENERIC,
+)
 """Every profile; GENERIC last."""
 
 _BY_NAME: dict[str, HostProfile] = {name.lower(): p for p in PROFILES for name in p.client_names}
+_SEEN: dict[object, HostProfile] = {}
+"""`clientInfo.name` as sent -> profile, so a known client costs one dict lookup per request."""
+_SEEN_MAX = 1024
 
 
 def profile_for(client_info: Mapping[str, Any]) -> HostProfile:
     """The profile of the client that sent `client_info`; GENERIC for any other."""
     name = client_info.get("name")
-    if not isinstance(name, str):
-        return GENERIC
-    return _BY_NAME.get(name.lower(), GENERIC)
+    try:
+        return _SEEN[name]
+    except (KeyError, TypeError):
+        pass
+    profile = _BY_NAME.get(name.lower(), GENERIC) if isinstance(name, str) else GENERIC
+    if isinstance(name, str) and len(_SEEN) < _SEEN_MAX:
+        # Names are the client's to choose: remember a bounded number.
+        _SEEN[name] = profile
+    return profile
 
 
 def known(profile: HostProfile, cell: str) -> Any:
     """A cell's value, or GENERIC's where the profile's is unknown."""
     value = getattr(profile, cell).value
     return getattr(GENERIC, cell).value if value is None else value
+
+
+# --- docs/hosts.md -------------------------------------------------------------------------
+
+_CELLS = (
+    ("reads", "With both content and structuredContent, the model gets"),
+    ("error_blocks", "Blocks of an isError result it gets"),
+    ("images", "Images"),
+    ("audio", "Audio"),
+    ("embedded", "Embedded resources"),
+    ("links", "Resource links"),
+    ("limit_chars", "Inline limit (characters)"),
+    ("limit_raise", "Raising the limit"),
+    ("max_result_size_meta", 'Honours `_meta["anthropic/maxResultSizeChars"]`'),
+    ("reads_resources", "The model can read resources"),
+)
+
+
+def _value(cell: Cell[Any]) -> str:
+    if cell.value is None:
+        return "unknown" if cell.source == "unknown" else "none"
+    if isinstance(cell.value, bool):
+        return "yes" if cell.value else "no"
+    if isinstance(cell.value, int):
+        return f"{cell.value:,}"
+    return str(cell.value)
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def hosts_markdown() -> str:
+    """docs/hosts.md: one section per profile, every cell with its source."""
+    parts = [_HEAD]
+    for p in PROFILES:
+        names = ", ".join(f"`{n}`" for n in p.client_names) or "none of its own"
+        parts.append(f"\n## {p.title}\n\nKey `{p.key}`; selected by clientInfo.name: {names}.\n")
+        if p.verified:
+            parts.append(f"Verified at: {_escape(p.verified)}.\n")
+        parts.append("\n| | value | source |\n|---|---|---|\n")
+        for attr, label in _CELLS:
+            cell: Cell[Any] = getattr(p, attr)
+            parts.append(f"| {label} | {_escape(_value(cell))} | {_escape(cell.source)} |\n")
+    return "".join(parts)
+
+
+_HEAD = """\
+# Hosts
+
+<!-- Generated from src/plainmcp/hosts/profiles.py by `python -m plainmcp.hosts.profiles`.
+     Do not edit by hand: tests/hosts/test_profiles.py fails when this file is stale. -->
+
+What each known MCP client hands its model from a tool result. plainmcp picks a row by the
+`clientInfo.name` a client sends (at `initialize`, or in each 2026-07-28 request's `_meta`;
+compared case-insensitively) and adapts the rendered result to it only where that changes
+what the model gets (`plainmcp.hosts.adapt`). Any other client gets the spec's reading
+(the last row): its results are exactly what plainmcp sends without profiles.
+
+A cell nobody verified says "unknown" and takes the generic behaviour.
+
+What the adaptations are:
+
+- reads `structured`, a tool without an output schema, and a text that is not the JSON of the
+  structured value: `structuredContent` is left out (it is optional there), and a text block
+  with the value's JSON is added when no block carries it, so the model gets every fact. With an
+  output schema `structuredContent` is required and stays.
+- isError blocks `first`: the text blocks of an error become one text block.
+- images or audio `dropped`: a short text block describing each (kind, MIME type, size) follows
+  it; `refused` (the client fails the whole call on it): the description replaces it.
+- honours `maxResultSizeChars`: tools/list gives each tool
+  `_meta["anthropic/maxResultSizeChars"]`, the larger of the server's `text_result` and
+  `structured` limits, when that is above the host's own limit (capped at 500,000).
+
+Several Python frameworks send the official SDK's default name `mcp`; the server cannot tell
+them apart, so that name selects a row of the cautious union of theirs.
+"""
+
+
+if __name__ == "__main__":
+    sys.stdout.write(hosts_markdown())

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from plainmcp import invoke
 from plainmcp.handlers import tools as tool_calls
 from plainmcp.results import CallResult, ToolError, error_result
-from plainmcp.wire import methods, render
+from plainmcp.wire import methods
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.methods import TOOLS_CALL, Method
 
@@ -195,7 +195,7 @@ class Pipeline:
             )
         tool = server._tools.get(request.params.get("name"))  # type: ignore[arg-type]
         schema = tool.output_schema if tool is not None else None
-        return render.call_result(outcome, ex.revision, server.options, schema)
+        return tool_calls.rendered(server, ex, outcome, schema)
 
     async def _next(self, index: int, innermost: NextRequest, request: RequestInfo) -> Any:
         """Middleware `index` and those inside it, around `innermost`."""
