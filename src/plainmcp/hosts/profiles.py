@@ -97,7 +97,7 @@ CLAUDE_CODE = HostProfile(
     title="Claude Code",
     client_names=("claude-code",),
     reads=Cell("structured", f"{_README}; anthropics/claude-code#54450, #55677, #79944"),
-    error_blocks=Cell("all", f"{_README} (older versions: first only, anthropics/claude-code#1804)"),
+    error_blocks=Cell("all", f"{_README}; older versions: the first only (#1804)"),
     images=Cell("shown", _README),
     audio=Cell("file", _README),
     embedded=Cell("text", _README),
@@ -108,7 +108,7 @@ CLAUDE_CODE = HostProfile(
         ' _meta["anthropic/maxResultSizeChars"] (up to 500,000)',
         f"anthropics/claude-code#42869; {_CC_DOCS}",
     ),
-    max_result_size_meta=Cell(True, f"anthropics/claude-code#42869, #78478 (the CLI honours it)"),
+    max_result_size_meta=Cell(True, "anthropics/claude-code#42869, #78478 (the CLI honours it)"),
     reads_resources=Cell(True, f"{_README} (ReadMcpResourceTool when the server has resources)"),
     verified=f"2.1.328 (clientInfo name from {_CC_BIN})",
 )
@@ -212,7 +212,7 @@ OPENAI_AGENTS = HostProfile(
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_AGENTS}: only tools become model tools"),
-    verified="src/agents/mcp/server.py opens ClientSession without client_info: sends \"mcp\"",
+    verified='src/agents/mcp/server.py opens ClientSession without client_info: sends "mcp"',
 )
 
 PYDANTIC_AI = HostProfile(
@@ -263,7 +263,7 @@ FASTMCP_CLIENT = HostProfile(
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=UNKNOWN,
-    verified='client_info passed to ClientSession, default None: sends "mcp" (PrefectHQ/fastmcp#1367)',
+    verified='client_info defaults to None: sends "mcp" (PrefectHQ/fastmcp#1367)',
 )
 
 SDK_DEFAULT = HostProfile(

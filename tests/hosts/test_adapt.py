@@ -1,0 +1,273 @@
+"""What each host profile changes in a rendered result (hosts.adapt), end to end over an
+in-memory connection: exact results per (revision, host), at a handshake revision (clientInfo in
+`initialize`) and at 2026-07-28 (clientInfo in each request's `_meta`). Every message the server
+writes is validated against the official schema of its revision (tests.conftest.Session)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from plainmcp import Audio, Image, PayloadLimits, Server, ToolResult
+from plainmcp.hosts import adapt
+from plainmcp.hosts.profiles import GENERIC, LANGCHAIN, PROFILES
+from plainmcp.results import CallResult
+from tests.conftest import Session
+from tests.test_stateless import CLIENT_INFO, EraSession, meta
+
+pytestmark = pytest.mark.anyio
+
+PNG = b"\x89PNG"
+WAV = b"RIFF\x00\x00"
+SAYS = "TEXT-SAYS-SEVEN files were found"
+DESCRIBED_PNG = (
+    "[An image block (image/png, 4 bytes) is part of this result; this client does not pass it"
+    " to the model.]"
+)
+
+
+class Count(BaseModel):
+    count: int
+
+
+def make_app(**settings: Any) -> Server:
+    app = Server("hosts", version="1", **settings)
+
+    @app.tool()
+    def says_more() -> ToolResult:
+        """Text that says more than the structured value."""
+        return ToolResult(SAYS, structured={"count": 2})
+
+    @app.tool()
+    def mirrored() -> ToolResult:
+        """A structured value whose text is its JSON."""
+        return ToolResult(structured={"count": 2})
+
+    @app.tool(output_schema=Count.model_json_schema())
+    def schema_says_more() -> ToolResult:
+        """Text that says more, with an output schema."""
+        return ToolResult(SAYS, structured={"count": 2})
+
+    @app.tool()
+    def two_errors() -> ToolResult:
+        """An error in two text blocks."""
+        return ToolResult(["bad input", "try count=1"], is_error=True)
+
+    @app.tool()
+    def picture() -> Image:
+        """Only an image."""
+        return Image(PNG, mime_type="image/png")
+
+    return app
+
+
+async def handshake_call(
+    app: Server, client: str, tool: str, version: str = "2025-11-25"
+) -> dict[str, Any]:
+    async with Session(app) as s:
+        await s.initialize(version, client_info={"name": client, "version": "1"})
+        return await s.call(tool, {})
+
+
+async def modern_call(app: Server, client: str, tool: str) -> dict[str, Any]:
+    async with EraSession(app) as s:
+        reply = await s.modern(
+            "tools/call",
+            {
+                "name": tool,
+                "arguments": {},
+                "_meta": meta(**{CLIENT_INFO: {"name": client, "version": "1"}}),
+            },
+        )
+    result: dict[str, Any] = reply["result"]
+    assert result.pop("resultType") == "complete"
+    assert result.pop("_meta") == {
+        "io.modelcontextprotocol/serverInfo": {"name": "hosts", "version": "1"}
+    }
+    return result
+
+
+CALLS = [handshake_call, modern_call]
+
+
+# --- a result whose text says more than its structured value -------------------------------
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["claude-code", "Visual Studio Code", "mcp"])
+async def test_a_structured_only_host_gets_the_text_and_the_value_as_content(
+    call: Any, client: str
+) -> None:
+    assert await call(make_app(), client, "says_more") == {
+        "content": [
+            {"type": "text", "text": SAYS},
+            {"type": "text", "text": '{"count":2}'},
+        ],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["plainmcp", "claude-ai", "cursor-vscode"])
+async def test_other_hosts_get_the_result_as_sent(call: Any, client: str) -> None:
+    assert await call(make_app(), client, "says_more") == {
+        "content": [{"type": "text", "text": SAYS}],
+        "structuredContent": {"count": 2},
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_a_mirrored_value_is_left_as_it_is(call: Any) -> None:
+    assert await call(make_app(), "claude-code", "mirrored") == {
+        "content": [{"type": "text", "text": '{"count":2}'}],
+        "structuredContent": {"count": 2},
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_with_an_output_schema_structured_content_stays(call: Any) -> None:
+    assert await call(make_app(), "claude-code", "schema_says_more") == {
+        "content": [{"type": "text", "text": SAYS}],
+        "structuredContent": {"count": 2},
+        "isError": False,
+    }
+
+
+async def test_before_structured_content_nothing_changes() -> None:
+    assert await handshake_call(make_app(), "claude-code", "says_more", "2025-03-26") == {
+        "content": [{"type": "text", "text": SAYS}],
+        "isError": False,
+    }
+
+
+# --- errors: one text block for hosts that read the first ----------------------------------
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_an_error_s_text_blocks_become_one_for_a_first_block_host(call: Any) -> None:
+    assert await call(make_app(), "mcp", "two_errors") == {
+        "content": [{"type": "text", "text": "bad input\n\ntry count=1"}],
+        "isError": True,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_an_error_stays_in_blocks_for_hosts_that_read_them_all(call: Any) -> None:
+    assert await call(make_app(), "claude-code", "two_errors") == {
+        "content": [
+            {"type": "text", "text": "bad input"},
+            {"type": "text", "text": "try count=1"},
+        ],
+        "isError": True,
+    }
+
+
+# --- media a host drops --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_an_image_only_result_gets_a_description_where_images_are_dropped(
+    call: Any,
+) -> None:
+    image = {"type": "image", "data": base64.b64encode(PNG).decode(), "mimeType": "image/png"}
+    assert await call(make_app(), "github-copilot-developer", "picture") == {
+        "content": [image, {"type": "text", "text": DESCRIBED_PNG}],
+        "isError": False,
+    }
+    assert await call(make_app(), "claude-code", "picture") == {
+        "content": [image],
+        "isError": False,
+    }
+
+
+def test_a_client_that_fails_on_audio_gets_its_description_instead() -> None:
+    audio = {"type": "audio", "data": base64.b64encode(WAV).decode(), "mimeType": "audio/wav"}
+    out = {"content": [{"type": "text", "text": "clip:"}, audio], "isError": False}
+    result = CallResult(content=(Audio(WAV, mime_type="audio/wav"),))
+    assert adapt.call_result(out, result, LANGCHAIN, None) == {
+        "content": [
+            {"type": "text", "text": "clip:"},
+            {
+                "type": "text",
+                "text": "[An audio block (audio/wav, 6 bytes) is part of this result; this"
+                " client does not pass it to the model.]",
+            },
+        ],
+        "isError": False,
+    }
+
+
+def test_a_description_of_unreadable_data_says_so() -> None:
+    assert adapt.describe({"type": "image", "data": "%%%", "mimeType": "image/png"}) == (
+        "[An image block (image/png, unknown size) is part of this result; this client does"
+        " not pass it to the model.]"
+    )
+
+
+# --- tools/list: the result limit for hosts that honour it ---------------------------------
+
+BIG = PayloadLimits(text_result=100_000, structured=120_000)
+
+
+async def listed_meta(app: Server, client: str, version: str) -> list[Any]:
+    async with Session(app) as s:
+        await s.initialize(version, client_info={"name": client, "version": "1"})
+        tools = (await s.result("tools/list"))["tools"]
+    return [t.get("_meta") for t in tools]
+
+
+async def test_claude_code_is_told_each_tool_s_result_limit() -> None:
+    assert (
+        await listed_meta(make_app(payload_limits=BIG), "claude-code", "2025-11-25")
+        == [{"anthropic/maxResultSizeChars": 120_000}] * 5
+    )
+
+
+async def test_the_limit_is_cached_per_revision_and_host() -> None:
+    app = make_app(payload_limits=BIG)
+    await listed_meta(app, "claude-code", "2025-11-25")
+    await listed_meta(app, "plainmcp", "2025-11-25")
+    assert sorted(app._tool_pages) == ["2025-11-25", "2025-11-25 claude-code"]
+    assert await listed_meta(app, "plainmcp", "2025-11-25") == [None] * 5
+
+
+@pytest.mark.parametrize(
+    ("settings", "client", "version"),
+    [
+        ({"payload_limits": BIG}, "plainmcp", "2025-11-25"),  # not a host that honours it
+        ({"payload_limits": BIG}, "claude-code", "2025-03-26"),  # no _meta on tools there
+        ({}, "claude-code", "2025-11-25"),  # 40,000 is below Claude Code's own 50,000
+    ],
+)
+async def test_no_limit_is_advertised_where_it_changes_nothing(
+    settings: dict[str, Any], client: str, version: str
+) -> None:
+    assert await listed_meta(make_app(**settings), client, version) == [None] * 5
+
+
+async def test_the_limit_in_a_2026_request_s_meta() -> None:
+    async with EraSession(make_app(payload_limits=PayloadLimits(text_result=900_000))) as s:
+        reply = await s.modern(
+            "tools/list", {"_meta": meta(**{CLIENT_INFO: {"name": "claude-code"}})}
+        )
+    assert [t["_meta"] for t in reply["result"]["tools"]] == [
+        {"anthropic/maxResultSizeChars": 500_000}
+    ] * 5
+
+
+# --- the generic client --------------------------------------------------------------------
+
+
+def test_every_adaptation_is_off_for_the_generic_profile() -> None:
+    out = {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    out |= {"structuredContent": {"x": 1}, "isError": True}
+    before = {**out, "content": list(out["content"])}
+    result = CallResult((), structured_json=b'{"x":1}', is_error=True)
+    assert adapt.call_result(out, result, GENERIC, None) == before
+    assert adapt.advertised_limit(GENERIC, BIG) is None
+    assert PROFILES[-1] is GENERIC

@@ -1,0 +1,115 @@
+"""The host table (hosts.profiles): choosing a row by clientInfo.name, every cell sourced, and
+docs/hosts.md generated from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from plainmcp.hosts.profiles import (
+    CLAUDE_CODE,
+    GENERIC,
+    PROFILES,
+    SDK_DEFAULT,
+    HostProfile,
+    hosts_markdown,
+    known,
+    profile_for,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
+CELLS = (
+    "reads",
+    "error_blocks",
+    "images",
+    "audio",
+    "embedded",
+    "links",
+    "limit_chars",
+    "limit_raise",
+    "max_result_size_meta",
+    "reads_resources",
+)
+
+
+def test_docs_hosts_md_is_generated_from_the_table() -> None:
+    assert DOCS.read_text(encoding="utf-8") == hosts_markdown(), (
+        "docs/hosts.md is stale: python -m plainmcp.hosts.profiles > docs/hosts.md"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("claude-code", "claude-code"),
+        ("Claude-Code", "claude-code"),
+        ("claude-ai", "claude-desktop"),
+        ("cursor-vscode", "cursor"),
+        ("Visual Studio Code", "vscode"),
+        ("Visual Studio Code - Insiders", "vscode"),
+        ("github-copilot-developer", "copilot-cli"),
+        ("mcp", "mcp"),
+        ("plainmcp", "generic"),
+        ("", "generic"),
+    ],
+)
+def test_a_profile_is_chosen_by_the_client_name(name: str, key: str) -> None:
+    assert profile_for({"name": name, "version": "1"}).key == key
+    assert profile_for({"name": name}).key == key  # the second look is the remembered one
+
+
+@pytest.mark.parametrize("info", [{}, {"name": None}, {"name": 7}, {"name": ["claude-code"]}])
+def test_a_missing_or_odd_name_gets_the_generic_profile(info: dict[str, object]) -> None:
+    assert profile_for(info) is GENERIC
+
+
+def test_keys_and_names_are_unique_and_generic_is_last() -> None:
+    keys = [p.key for p in PROFILES]
+    names = [n.lower() for p in PROFILES for n in p.client_names]
+    assert len(set(keys)) == len(keys)
+    assert len(set(names)) == len(names)
+    assert PROFILES[-1] is GENERIC and GENERIC.client_names == ()
+
+
+def test_the_rows_the_issue_asks_for_are_there() -> None:
+    keys = {p.key for p in PROFILES}
+    assert {
+        "claude-code",
+        "claude-desktop",
+        "cursor",
+        "vscode",
+        "openai-agents",
+        "pydantic-ai",
+        "langchain-mcp-adapters",
+        "python-sdk",
+        "fastmcp-client",
+        "generic",
+    } <= keys
+
+
+@pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.key)
+def test_every_cell_names_its_source(profile: HostProfile) -> None:
+    for cell in CELLS:
+        value = getattr(profile, cell)
+        assert value.source, f"{profile.key}.{cell} has no source"
+        assert (value.value is None) or value.source != "unknown", f"{profile.key}.{cell}"
+
+
+def test_unknown_cells_take_the_generic_value() -> None:
+    assert CLAUDE_CODE.limit_chars.value == 50_000
+    assert known(CLAUDE_CODE, "limit_chars") == 50_000
+    assert SDK_DEFAULT.audio.value is None
+    assert known(SDK_DEFAULT, "audio") == "shown"
+    assert known(GENERIC, "limit_chars") is None
+
+
+def test_the_generated_page_cites_each_cell() -> None:
+    page = hosts_markdown()
+    assert (
+        "| With both content and structuredContent, the model gets | structured |"
+        " ../shared/hosts/README.md (Claude Code 2.1.328, driven here);"
+        " anthropics/claude-code#54450, #55677, #79944 |"
+    ) in page
+    assert "| Inline limit (characters) | 50,000 |" in page
+    assert page.count("\n## ") == len(PROFILES)
