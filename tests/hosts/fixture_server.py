@@ -25,19 +25,21 @@ class ClientLog(Middleware):
     nothing already written."""
 
     async def on_request(self, request: RequestInfo, call_next: NextRequest) -> Any:
-        path = os.environ.get(LOG_ENV)
-        if path:
-            line = {
-                "method": request.method,
-                "clientInfo": dict(request.client_info),
-                "revision": request.revision,
-            }
-            with open(path, "a", encoding="utf-8") as log:
-                log.write(json.dumps(line) + "\n")
+        line = {
+            "method": request.method,
+            "clientInfo": dict(request.client_info),
+            "revision": request.revision,
+        }
+        with open(os.environ[LOG_ENV], "a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
         return await call_next(request)
 
 
-demo.add_middleware(ClientLog())
+# Only in a server process asked to log: the tests import this file too, and plainmcp.demo's
+# app is shared with every other test in theirs.
+LOGGING = bool(os.environ.get(LOG_ENV))
+if LOGGING:
+    demo.add_middleware(ClientLog())
 
 # No guard of ours in the way: the size tests see what the host itself does with a big result.
 app = Server(
@@ -45,7 +47,8 @@ app = Server(
     version="0.1.0",
     payload_limits=PayloadLimits(text_block=None, text_result=None, structured=None, offload=False),
 )
-app.add_middleware(ClientLog())
+if LOGGING:
+    app.add_middleware(ClientLog())
 
 BOTH_TEXT = "TEXT-SAYS-SEVEN files were found"
 
