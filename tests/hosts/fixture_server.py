@@ -1,0 +1,127 @@
+"""Servers the real hosts and frameworks are pointed at (`plainmcp run FILE:OBJECT`).
+
+`demo` is plainmcp's demo; `app` holds one tool per host behaviour the tests pin (text beside a
+structured value, a two-block error, results of a chosen size, a small paged text with a
+continuation sentence). Both write one JSON line per request to the file named by
+`PLAINMCP_HOSTS_CLIENT_LOG` (the method, the clientInfo the client sent, the revision), so a test
+reads from the server side who the host says it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from plainmcp import PayloadLimits, Server, ToolError, ToolResult
+from plainmcp.demo import app as demo
+from plainmcp.middleware import Middleware, NextRequest, RequestInfo
+
+LOG_ENV = "PLAINMCP_HOSTS_CLIENT_LOG"
+
+
+class ClientLog(Middleware):
+    """Appends who sent each request; the file is opened per line, so a killed server loses
+    nothing already written."""
+
+    async def on_request(self, request: RequestInfo, call_next: NextRequest) -> Any:
+        line = {
+            "method": request.method,
+            "clientInfo": dict(request.client_info),
+            "revision": request.revision,
+        }
+        with open(os.environ[LOG_ENV], "a", encoding="utf-8") as log:
+            log.write(json.dumps(line) + "\n")
+        return await call_next(request)
+
+
+# Only in a server process asked to log: the tests import this file too, and plainmcp.demo's
+# app is shared with every other test in theirs.
+LOGGING = bool(os.environ.get(LOG_ENV))
+if LOGGING:
+    demo.add_middleware(ClientLog())
+
+# No guard of ours in the way: the size tests see what the host itself does with a big result.
+app = Server(
+    "plainmcp-hosts-fixture",
+    version="0.1.0",
+    payload_limits=PayloadLimits(text_block=None, text_result=None, structured=None, offload=False),
+)
+if LOGGING:
+    app.add_middleware(ClientLog())
+
+BOTH_TEXT = "TEXT-SAYS-SEVEN files were found"
+
+
+@app.tool
+def both() -> ToolResult:
+    """A text block that says more than the structured value beside it."""
+    return ToolResult(BOTH_TEXT, structured={"count": 2})
+
+
+@app.tool
+def two_errors() -> ToolResult:
+    """An isError result of two text blocks."""
+    return ToolResult(["first problem", "second problem"], is_error=True)
+
+
+@app.tool
+def two_texts() -> ToolResult:
+    """A success of two text blocks."""
+    return ToolResult(["first block", "second block"])
+
+
+def sized_text(chars: int) -> str:
+    """`chars` characters of 10-character lines, each naming its own offset: wherever a host
+    cuts, the text says where."""
+    lines = (f"{offset:09d}\n" for offset in range(0, chars + 10, 10))
+    return "".join(lines)[:chars]
+
+
+@app.tool
+def sized(chars: int) -> str:
+    """A text of exactly `chars` characters."""
+    return sized_text(chars)
+
+
+RAISED_LIMIT = 500_000
+
+
+@app.tool(meta={"anthropic/maxResultSizeChars": RAISED_LIMIT})
+def sized_meta(chars: int) -> str:
+    """Like sized, but its definition asks Claude Code for a larger result limit."""
+    return sized_text(chars)
+
+
+# --- a continuation of our own: stands in for read_more until that lands in main --------------
+
+LONG = sized_text(150_000)
+PAGE = 20_000
+
+
+def _page(offset: int) -> ToolResult:
+    blocks = [LONG[offset : offset + PAGE]]
+    if offset + PAGE < len(LONG):
+        args = json.dumps({"ref": "long", "offset": offset + PAGE}, separators=(",", ":"))
+        blocks.append(f"[cut: to read on, call the tool more with arguments {args}.]")
+    return ToolResult(blocks)
+
+
+@app.tool
+def long_text() -> ToolResult:
+    """The first page of a 150,000-character text, and how to get the next."""
+    return _page(0)
+
+
+@app.tool
+def more(ref: str, offset: int) -> ToolResult:
+    """The page of the long text at `offset`."""
+    if ref != "long":
+        raise ToolError(f"unknown ref {ref!r}")
+    return _page(offset)
+
+
+@app.resource("fixture://notes", mime_type="text/plain")
+def notes() -> str:
+    """A resource, so the server offers resources."""
+    return "notes of the fixture"
