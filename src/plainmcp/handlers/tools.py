@@ -52,7 +52,9 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
     outcome = await run(server, ex, tool)
-    return render.call_result(outcome, ex.revision, server.options, tool.output_schema)
+    return render.call_result(
+        outcome, ex.revision, server.options, tool.output_schema, tool.text_fallback
+    )
 
 
 def find(server: Server, name: str) -> Tool:
@@ -65,7 +67,8 @@ def find(server: Server, name: str) -> Tool:
 
 async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
     """The call's result before rendering (what middleware sees): the tool's scopes, then
-    the concurrency bound and the payload guards. The scope check is here, not in `call`, so
+    the concurrency bound and the payload guards (the tool's own limits, else the server's).
+    The scope check is here, not in `call`, so
     that a call reaching the tool through middleware is checked too."""
     if tool.scopes:
         scopes.require(f"tool {tool.name!r}", tool.scopes, ex.principal)
@@ -87,10 +90,11 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
     else:
         async with _slots(server):
             outcome = await once()
-    if not fits(outcome, server.payload_limits):
+    limits = tool.limits or server.payload_limits
+    if not fits(outcome, limits):
         outcome = await guard(
             outcome,
-            server.payload_limits,
+            limits,
             server.blob_store,
             structured_required=tool.output_schema is not None,
         )

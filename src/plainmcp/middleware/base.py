@@ -194,8 +194,11 @@ class Pipeline:
                 f"a middleware answered tools/call with {type(outcome).__name__}, not a CallResult"
             )
         tool = server._tools.get(request.params.get("name"))  # type: ignore[arg-type]
-        schema = tool.output_schema if tool is not None else None
-        return render.call_result(outcome, ex.revision, server.options, schema)
+        if tool is None:
+            return render.call_result(outcome, ex.revision, server.options)
+        return render.call_result(
+            outcome, ex.revision, server.options, tool.output_schema, tool.text_fallback
+        )
 
     async def _next(self, index: int, innermost: NextRequest, request: RequestInfo) -> Any:
         """Middleware `index` and those inside it, around `innermost`."""
