@@ -122,9 +122,11 @@ def warning(tool: str, table: Sequence[HostProfile]) -> str | None:
         return None
     losses = []
     if structured:
-        losses.append(f"{_join(structured)} show the model only structuredContent, not the text")
+        losses.append(f"{_join(structured)} the model only structuredContent, not the text")
     if content:
-        losses.append(f"{_join(content)} show it only the text, not the value")
+        losses.append(
+            f"{_join(content)} {'it ' if structured else 'the model '}only the text, not the value"
+        )
     return (
         f"tool {tool!r} returned a ToolResult whose text is not a copy of its structured value:"
         f" {'; '.join(losses)}. Put every fact in both, or return the value alone and let"
@@ -134,6 +136,7 @@ def warning(tool: str, table: Sequence[HostProfile]) -> str | None:
 
 
 def _join(names: Sequence[str]) -> str:
+    """The hosts as the subject of "show": `A shows`, `A and B show`."""
     if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"{names[0]} shows"
+    return f"{', '.join(names[:-1])} and {names[-1]} show"
