@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,6 +93,14 @@ def test_the_hosts_that_read_one_channel_come_from_the_table() -> None:
     )
     # No host in the table loses either: nothing to say.
     assert agreement.warning("t", (GENERIC,)) is None
+
+
+def test_the_docs_show_the_warning() -> None:
+    docs = Path(__file__).resolve().parents[1] / "docs" / "results.md"
+    table = (host("Claude Code", "structured"), host("VS Code", "structured"))
+    message = agreement.warning("search", table)
+    assert message is not None
+    assert f"`{message}`" in docs.read_text(encoding="utf-8")
 
 
 def make_server() -> Server:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -213,3 +214,21 @@ def test_every_digest_is_bounded_deterministic_and_never_longer_than_the_json(se
         assert out.startswith("Summary of the structured result (")
         assert all(len(line) <= LINE for line in out.splitlines())
     assert summarize(raw) == out
+
+
+def test_the_docs_state_these_bounds() -> None:
+    docs = " ".join(
+        (Path(__file__).resolve().parents[1] / "docs" / "results.md").read_text("utf-8").split()
+    )
+    assert (summary.LIMIT, summary.LINE, summary.INLINE, summary.STRING) == (2000, 200, 100, 80)
+    assert (summary.KEYS, summary.ITEMS, summary.DEPTH) == (10, 3, 3)
+    for stated in (
+        "a digest is at most 2,000 characters (each line at most 200, cut with `…`)",
+        "whose compact JSON is at most 100 characters",
+        "shows its first 80 characters and its length",
+        "(up to 10 keys named, then `…`), and its first 10 values get lines of their own",
+        "its first 3 items get lines of their own",
+        "Containers three levels deep are described, not opened.",
+        f"it ends with `{CLOSING}`",
+    ):
+        assert stated in docs, stated
