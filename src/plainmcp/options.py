@@ -3,16 +3,41 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
+
+TextMode = Literal["json", "summary", "pointer"]
+"""What the text block of a structured result says (docs/results.md, "Results that reach the
+model"): the value's JSON, a short digest of it (plainmcp.summary), or where the value is."""
+
+TEXT_MODES: tuple[TextMode, ...] = ("json", "summary", "pointer")
+
+TextFallback = TextMode | bool
+"""A text mode, or the bool of the times before modes: True is "json", False "pointer"."""
+
+
+def text_mode(value: object, owner: str = "text_fallback") -> TextMode:
+    """`value` as a text mode; ValueError naming the choices for anything else."""
+    if value is True:
+        return "json"
+    if value is False:
+        return "pointer"
+    if isinstance(value, str) and value in TEXT_MODES:
+        return value
+    raise ValueError(
+        f'{owner} must be "json", "summary" or "pointer" (or True for "json", False for'
+        f' "pointer"), not {value!r}'
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class ResultOptions:
     """How tool return values become content. Every field has a safe default."""
 
-    text_fallback: bool = True
-    """Send structured output's JSON as a text block too (the spec's fallback for hosts that
-    read only `content`). When False, the text block says where the value is instead."""
+    text_fallback: TextFallback = "json"
+    """The text block sent with a structured value, for hosts that read only `content`: its JSON
+    ("json", the spec's fallback), a short digest ("summary"), or a sentence saying it is in
+    structuredContent ("pointer"). A tool's own `text_fallback=` wins. True and False still work
+    ("json", "pointer"); the field always holds the mode."""
 
     json_indent: int | None = None
     """Indentation of JSON text blocks; None is compact (fewest tokens)."""
@@ -36,6 +61,12 @@ class ResultOptions:
     def __post_init__(self) -> None:
         if self.json_indent is not None and self.json_indent < 0:
             raise ValueError("json_indent must be None or >= 0")
+        object.__setattr__(self, "text_fallback", text_mode(self.text_fallback))
+
+    @property
+    def text_mode(self) -> TextMode:
+        """`text_fallback`, typed as the mode it always is once the options are built."""
+        return cast(TextMode, self.text_fallback)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.middleware.base import Middleware, Pipeline
-from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
 from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
 from plainmcp.store import BlobStore, MemoryStore
@@ -125,6 +125,9 @@ class Server:
         for each in middleware:
             self.add_middleware(each)
         self._tools: dict[str, Tool] = {}
+        self._tools_offload = False
+        """Some tool's own limits offload (so resources/read serves blobs, whatever the
+        server's payload_limits say)."""
         self._tool_pages: dict[str, list[dict[str, Any]]] = {}
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
         self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
@@ -157,6 +160,8 @@ class Server:
         structured: bool | None = None,
         timeout: float | None = None,
         scopes: Sequence[str] | None = None,
+        limits: PayloadLimits | None = None,
+        text_fallback: TextFallback | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
@@ -255,6 +260,7 @@ class Server:
 
     def _tools_changed(self) -> None:
         self._tool_pages.clear()
+        self._tools_offload = any(t.limits.offload for t in self._tools.values() if t.limits)
         notify.list_changed(self._connections, "tools")
 
     def add_middleware(self, middleware: Middleware) -> None:
@@ -354,7 +360,7 @@ class Server:
     def _offer_inputs(self) -> tuple[bool, bool, bool]:
         """Everything besides the revision that decides `capabilities`."""
         return (
-            bool(len(self.resources)) or self.payload_limits.offload,
+            bool(len(self.resources)) or self.payload_limits.offload or self._tools_offload,
             bool(len(self.prompts)),
             self.resources.has_templates,
         )

@@ -12,14 +12,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from plainmcp import encoding, images
+from plainmcp import agreement, encoding, images
 from plainmcp.content import ContentBlock, ContentError, Icon
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError, field_lines
 from plainmcp.headers import check_header_markers
 from plainmcp.invoke import FunctionSpec, function_spec, invoke
-from plainmcp.options import ResultOptions
+from plainmcp.options import PayloadLimits, ResultOptions, TextFallback, TextMode, text_mode
 from plainmcp.results import (
     NOTHING,
     CallResult,
@@ -59,7 +59,7 @@ _ANNOTATION_KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Tool:
     """A registered tool. `fn` stays the user's ordinary callable."""
 
@@ -78,6 +78,10 @@ class Tool:
     arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
     scopes: frozenset[str] = frozenset()
     """OAuth scopes a caller's token must hold (plainmcp.scopes); empty: none."""
+    limits: PayloadLimits | None = None
+    """This tool's payload limits; None: the server's `payload_limits` apply."""
+    text_fallback: TextMode | None = None
+    """The text block of this tool's structured values; None: the server's ResultOptions say."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -173,6 +177,8 @@ def make_tool(
     structured: bool | None = None,
     timeout: float | None = None,
     scopes: Iterable[str] | None = None,
+    limits: PayloadLimits | None = None,
+    text_fallback: TextFallback | None = None,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -181,6 +187,13 @@ def make_tool(
     doc = parse_docstring(inspect.getdoc(fn))
     if timeout is not None and timeout <= 0:
         raise ValueError(f"tool {name!r}: timeout must be positive, not {timeout!r}")
+    if limits is not None and not isinstance(limits, PayloadLimits):
+        raise TypeError(
+            f"tool {name!r}: limits= takes a PayloadLimits, not {type(limits).__name__}"
+        )
+    mode = (
+        None if text_fallback is None else text_mode(text_fallback, f"tool {name!r}: text_fallback")
+    )
     call = function_spec(fn, name, FAILURES, timeout=timeout)
     spec = (
         schema_input_spec(input_schema)
@@ -221,6 +234,8 @@ def make_tool(
         output=output,
         headers=headers,
         scopes=scope_set(scopes, f"tool {name!r}"),
+        limits=limits,
+        text_fallback=mode,
     )
 
 
@@ -306,6 +321,8 @@ def _from_tool_result(value: ToolResult, tool: Tool, options: ResultOptions) -> 
         mismatch = _check(tool, raw, value.structured)
         if mismatch is not None:
             return mismatch
+    if value.content and raw is not None:
+        agreement.check(tool, value.content, raw, options)
     return CallResult(
         content=value.content,
         structured_json=raw,

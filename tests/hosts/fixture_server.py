@@ -59,6 +59,18 @@ def both() -> ToolResult:
     return ToolResult(BOTH_TEXT, structured={"count": 2})
 
 
+@app.tool(
+    output_schema={
+        "type": "object",
+        "properties": {"count": {"type": "integer"}},
+        "required": ["count"],
+    }
+)
+def both_typed() -> ToolResult:
+    """The same, from a tool with an output schema: structuredContent must stay."""
+    return ToolResult(BOTH_TEXT, structured={"count": 2})
+
+
 @app.tool
 def two_errors() -> ToolResult:
     """An isError result of two text blocks."""

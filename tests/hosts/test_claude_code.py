@@ -239,6 +239,7 @@ FIXTURE_CALLS = [
     ("sized", {"chars": 100_001}),
     ("sized", {"chars": 100_004}),
     ("sized_meta", {"chars": 120_000}),
+    ("both_typed", {}),
 ]
 
 
@@ -249,9 +250,28 @@ def fixture_run(scratch: Path) -> HostRun:
     return run_claude({"fx": stdio_server("app", scratch / "fx.jsonl")}, sequence(*calls))
 
 
-def test_text_beside_a_structured_value_is_dropped(fixture_run: HostRun) -> None:
-    assert BOTH_TEXT not in json.dumps(fixture_run.results[0])
-    assert view(fixture_run, 0) == {"type": "tool_result", "content": '{"count":2}'}
+def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(
+    fixture_run: HostRun,
+) -> None:
+    # Claude Code shows only structuredContent when there is one; the tool has no output
+    # schema, so plainmcp's Claude Code profile leaves it out and the text and value both arrive.
+    assert view(fixture_run, 0) == {
+        "type": "tool_result",
+        "content": [
+            {"type": "text", "text": BOTH_TEXT},
+            {"type": "text", "text": '{"count":2}'},
+        ],
+    }
+
+
+def test_text_beside_a_required_structured_value_is_dropped_by_the_host(
+    fixture_run: HostRun,
+) -> None:
+    # With an output schema structuredContent must stay, and Claude Code drops the text
+    # (plainmcp logs a one-time warning naming the host: tests/test_agreement.py).
+    index = [name for name, _ in FIXTURE_CALLS].index("both_typed")
+    assert BOTH_TEXT not in json.dumps(fixture_run.results[index])
+    assert view(fixture_run, index) == {"type": "tool_result", "content": '{"count":2}'}
 
 
 def test_both_blocks_of_an_error_reach_the_model_joined(fixture_run: HostRun) -> None:
@@ -371,7 +391,13 @@ def test_over_http_claude_code_hands_the_model_the_same_and_follows_the_continua
             {"fx": http_entry(server.url)},
             follow_continuation(ToolUse(fx_name("long_text")), fx_name),
         )
-    assert view(both, 0) == {"type": "tool_result", "content": '{"count":2}'}
+    assert view(both, 0) == {
+        "type": "tool_result",
+        "content": [
+            {"type": "text", "text": BOTH_TEXT},
+            {"type": "text", "text": '{"count":2}'},
+        ],
+    }
     assert reassemble(long.parts) == LONG
     entries = client_log(log)
     assert {json.dumps(e["clientInfo"]) for e in entries} == {json.dumps(CLIENT_INFO)}

@@ -4,7 +4,6 @@ concurrency bound and the payload guards to the rendered result."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -38,13 +37,18 @@ def tool_list(
         server._tool_pages[rev.version] = rendered
     if profile is GENERIC:
         return rendered
-    limit = adapt.advertised_limit(profile, server.payload_limits)
-    if limit is None:
-        return rendered
     key = f"{rev.version} {profile.key}"
     for_host = server._tool_pages.get(key)
     if for_host is None:
-        for_host = adapt.tool_definitions(rendered, limit, "_meta" in rev.tool_fields)
+        limits = [
+            adapt.advertised_limit(profile, t.limits or server.payload_limits)
+            for t in server._tools.values()
+        ]
+        for_host = (
+            rendered
+            if all(n is None for n in limits)
+            else adapt.tool_definitions(rendered, limits, "_meta" in rev.tool_fields)
+        )
         server._tool_pages[key] = for_host
     return for_host
 
@@ -68,18 +72,20 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     if tool is None:
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
     outcome = await run(server, ex, tool)
-    return rendered(server, ex, outcome, tool.output_schema)
+    return rendered(server, ex, outcome, tool)
 
 
 def rendered(
-    server: Server, ex: Exchange, outcome: CallResult, output_schema: Mapping[str, Any] | None
+    server: Server, ex: Exchange, outcome: CallResult, tool: Tool | None
 ) -> dict[str, Any]:
     """The CallToolResult for the request's revision and host (GENERIC: one dict lookup more)."""
-    out = render.call_result(outcome, ex.revision, server.options, output_schema)
+    schema = tool.output_schema if tool is not None else None
+    mode = tool.text_fallback if tool is not None else None
+    out = render.call_result(outcome, ex.revision, server.options, schema, mode)
     profile = profile_for(ex.client_info)
     if profile is GENERIC:
         return out
-    return adapt.call_result(out, outcome, profile, output_schema)
+    return adapt.call_result(out, outcome, profile, schema)
 
 
 def find(server: Server, name: str) -> Tool:
@@ -92,7 +98,8 @@ def find(server: Server, name: str) -> Tool:
 
 async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
     """The call's result before rendering (what middleware sees): the tool's scopes, then
-    the concurrency bound and the payload guards. The scope check is here, not in `call`, so
+    the concurrency bound and the payload guards (the tool's own limits, else the server's).
+    The scope check is here, not in `call`, so
     that a call reaching the tool through middleware is checked too."""
     if tool.scopes:
         scopes.require(f"tool {tool.name!r}", tool.scopes, ex.principal)
@@ -114,10 +121,11 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
     else:
         async with _slots(server):
             outcome = await once()
-    if not fits(outcome, server.payload_limits):
+    limits = tool.limits or server.payload_limits
+    if not fits(outcome, limits):
         outcome = await guard(
             outcome,
-            server.payload_limits,
+            limits,
             server.blob_store,
             structured_required=tool.output_schema is not None,
         )

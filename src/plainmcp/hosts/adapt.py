@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -135,14 +135,17 @@ def advertised_limit(profile: HostProfile, limits: PayloadLimits) -> int | None:
 
 
 def tool_definitions(
-    rendered: list[dict[str, Any]], limit: int, meta_allowed: bool
+    rendered: list[dict[str, Any]], limits: Sequence[int | None], meta_allowed: bool
 ) -> list[dict[str, Any]]:
-    """Copies of rendered tool definitions that advertise `limit` in `_meta` (where the
-    revision has `_meta` on tools)."""
+    """Copies of rendered tool definitions that advertise each tool's limit (None: none) in
+    `_meta` (where the revision has `_meta` on tools)."""
     if not meta_allowed:
         return rendered
     out = []
-    for tool in rendered:
+    for tool, limit in zip(rendered, limits, strict=True):
+        if limit is None:
+            out.append(tool)
+            continue
         copy = dict(tool)
         copy["_meta"] = {**tool.get("_meta", {}), MAX_RESULT_SIZE: limit}
         out.append(copy)

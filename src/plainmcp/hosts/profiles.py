@@ -83,6 +83,8 @@ beyond the server's own PayloadLimits."""
 
 
 _README = "../shared/hosts/README.md (Claude Code 2.1.328, driven here)"
+_CC_TEST = "tests/hosts/test_claude_code.py (2.1.328, driven here)"
+_PA_TEST = "tests/hosts/test_pydantic_ai.py (2.68.0, driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -96,20 +98,20 @@ CLAUDE_CODE = HostProfile(
     key="claude-code",
     title="Claude Code",
     client_names=("claude-code",),
-    reads=Cell("structured", f"{_README}; anthropics/claude-code#54450, #55677, #79944"),
-    error_blocks=Cell("all", f"{_README}; older versions: the first only (#1804)"),
-    images=Cell("shown", _README),
-    audio=Cell("file", _README),
-    embedded=Cell("text", _README),
-    links=Cell("text", f"{_README}; dropped before, anthropics/claude-code#53453"),
-    limit_chars=Cell(50_000, f"anthropics/claude-code#42869; {_CC_DOCS}"),
+    reads=Cell("structured", f"{_CC_TEST}; anthropics/claude-code#54450, #55677, #79944"),
+    error_blocks=Cell("all", f"{_CC_TEST}; older versions: the first only (#1804)"),
+    images=Cell("shown", _CC_TEST),
+    audio=Cell("file", _CC_TEST),
+    embedded=Cell("text", _CC_TEST),
+    links=Cell("text", f"{_CC_TEST}; dropped before, anthropics/claude-code#53453"),
+    limit_chars=Cell(50_000, f"{_CC_TEST}; anthropics/claude-code#42869; {_CC_DOCS}"),
     limit_raise=Cell(
         "MAX_MCP_OUTPUT_TOKENS (default 25,000 tokens); per tool, the server's"
         ' _meta["anthropic/maxResultSizeChars"] (up to 500,000)',
         f"anthropics/claude-code#42869; {_CC_DOCS}",
     ),
-    max_result_size_meta=Cell(True, "anthropics/claude-code#42869, #78478 (the CLI honours it)"),
-    reads_resources=Cell(True, f"{_README} (ReadMcpResourceTool when the server has resources)"),
+    max_result_size_meta=Cell(True, f"{_CC_TEST}; anthropics/claude-code#42869, #78478"),
+    reads_resources=Cell(True, f"{_CC_TEST} (ReadMcpResourceTool when the server has resources)"),
     verified=f"2.1.328 (clientInfo name from {_CC_BIN})",
 )
 
@@ -219,17 +221,17 @@ PYDANTIC_AI = HostProfile(
     key="pydantic-ai",
     title="pydantic-ai",
     client_names=(),
-    reads=Cell("structured", f"{_PYDANTIC}: structuredContent when every block is text"),
-    error_blocks=Cell("all", f"{_PYDANTIC}: ModelRetry with the text blocks joined"),
-    images=Cell("shown", _PYDANTIC),
-    audio=Cell("shown", _PYDANTIC),
-    embedded=Cell("shown", _PYDANTIC),
-    links=Cell("shown", f"{_PYDANTIC}: it reads the linked resource itself"),
-    limit_chars=UNKNOWN,
+    reads=Cell("structured", f"{_PA_TEST}; {_PYDANTIC}"),
+    error_blocks=Cell("all", f"{_PA_TEST}: a retry with the texts as a JSON list"),
+    images=Cell("shown", _PA_TEST),
+    audio=Cell("shown", _PA_TEST),
+    embedded=Cell("text", f"{_PA_TEST}: only the text, the URI is lost"),
+    links=Cell("text", f"{_PA_TEST}: only the URI, the name is lost"),
+    limit_chars=Cell(None, f"{_PA_TEST}: 150,000 characters arrive whole"),
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
-    reads_resources=Cell(True, f"{_PYDANTIC}: _map_tool_result_part reads resource links"),
-    verified='client_info defaults to None: sends the SDK\'s "mcp"',
+    reads_resources=Cell(False, f"{_PA_TEST}: no resource tool is offered to the model"),
+    verified='2.68.0: it connects through FastMCP\'s client 4.2.3, which sends "fastmcp"',
 )
 
 LANGCHAIN = HostProfile(
@@ -268,8 +270,8 @@ FASTMCP_CLIENT = HostProfile(
 
 SDK_DEFAULT = HostProfile(
     key="mcp",
-    title='Any client sending the Python SDK\'s default name "mcp"',
-    client_names=("mcp",),
+    title='Any client sending the Python SDK\'s default name "mcp", or FastMCP\'s "fastmcp"',
+    client_names=("mcp", "fastmcp"),
     reads=Cell("structured", "pydantic-ai and FastMCP's client send it and read structuredContent"),
     error_blocks=Cell("first", "FastMCP's client sends it and raises with the first block only"),
     images=Cell("shown", "every framework that sends it (rows below)"),

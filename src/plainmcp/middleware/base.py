@@ -194,8 +194,7 @@ class Pipeline:
                 f"a middleware answered tools/call with {type(outcome).__name__}, not a CallResult"
             )
         tool = server._tools.get(request.params.get("name"))  # type: ignore[arg-type]
-        schema = tool.output_schema if tool is not None else None
-        return tool_calls.rendered(server, ex, outcome, schema)
+        return tool_calls.rendered(server, ex, outcome, tool)
 
     async def _next(self, index: int, innermost: NextRequest, request: RequestInfo) -> Any:
         """Middleware `index` and those inside it, around `innermost`."""

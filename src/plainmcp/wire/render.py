@@ -24,8 +24,9 @@ from plainmcp.content import (
     content_uri,
 )
 from plainmcp.encoding import as_text
-from plainmcp.options import ResultOptions
+from plainmcp.options import ResultOptions, TextMode
 from plainmcp.results import CallResult
+from plainmcp.summary import summarize
 from plainmcp.wire.definitions import annotation_fields, icon, is_object_schema
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.meta import SERVER_INFO
@@ -120,8 +121,11 @@ def call_result(
     rev: Revision,
     options: ResultOptions,
     output_schema: Mapping[str, Any] | None = None,
+    text_mode: TextMode | None = None,
 ) -> dict[str, Any]:
-    """A CallToolResult for one revision, with every downgrade the table calls for."""
+    """A CallToolResult for one revision, with every downgrade the table calls for.
+
+    `text_mode` is the tool's own `text_fallback` (None: the options' one)."""
     unsupported = sorted({b.kind for b in result.content if b.kind not in rev.content_types})
     if unsupported and options.compat == "strict":
         return _finish(
@@ -164,9 +168,10 @@ def call_result(
         if not blocks or result.lifted:
             # The usual structured result: its text block is written here directly (followed
             # by the blocks lifted out of the value, which its references count from 2).
-            fallback = options.text_fallback or structured_content is None
-            text = as_text(structured, options.json_indent) if fallback else STRUCTURED_ELSEWHERE
-            out["content"] = [{"type": "text", "text": text}]
+            mode = text_mode or options.text_mode
+            if structured_content is None:
+                mode = "json"  # the text is the only copy this client gets
+            out["content"] = [{"type": "text", "text": fallback_text(structured, mode, options)}]
             if blocks:
                 out["content"].extend([block(b, rev) for b in blocks])
     if "content" not in out:
@@ -177,6 +182,15 @@ def call_result(
         out["structuredContent"] = structured_content
     out["isError"] = result.is_error
     return _finish(out, result, rev)
+
+
+def fallback_text(structured: bytes, mode: TextMode, options: ResultOptions) -> str:
+    """The text block written for a structured value sent in structuredContent."""
+    if mode == "json":
+        return as_text(structured, options.json_indent)
+    if mode == "summary":
+        return summarize(structured, options.json_indent)
+    return STRUCTURED_ELSEWHERE
 
 
 def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str, Any]:
