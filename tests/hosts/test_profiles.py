@@ -108,7 +108,7 @@ def test_the_generated_page_cites_each_cell() -> None:
     page = hosts_markdown()
     assert (
         "| With both content and structuredContent, the model gets | structured |"
-        " ../shared/hosts/README.md (Claude Code 2.1.328, driven here);"
+        " tests/hosts/test_claude_code.py (2.1.328, driven here);"
         " anthropics/claude-code#54450, #55677, #79944 |"
     ) in page
     assert "| Inline limit (characters) | 50,000 |" in page
