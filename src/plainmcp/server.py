@@ -157,6 +157,7 @@ class Server:
         structured: bool | None = None,
         timeout: float | None = None,
         scopes: Sequence[str] | None = None,
+        examples: Sequence[Mapping[str, Any]] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]

@@ -78,6 +78,9 @@ class Tool:
     arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
     scopes: frozenset[str] = frozenset()
     """OAuth scopes a caller's token must hold (plainmcp.scopes); empty: none."""
+    examples: tuple[dict[str, Any], ...] = ()
+    """Sample arguments (`examples=[{...}]`) that `plainmcp check` calls the tool with. No
+    revision has a field for them, so they are sent nowhere."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -173,6 +176,7 @@ def make_tool(
     structured: bool | None = None,
     timeout: float | None = None,
     scopes: Iterable[str] | None = None,
+    examples: Iterable[Mapping[str, Any]] | None = None,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -221,7 +225,25 @@ def make_tool(
         output=output,
         headers=headers,
         scopes=scope_set(scopes, f"tool {name!r}"),
+        examples=_examples(examples, name),
     )
+
+
+def _examples(given: Iterable[Mapping[str, Any]] | None, name: str) -> tuple[dict[str, Any], ...]:
+    """Each example is the arguments of one call: an object with string keys."""
+    if given is None:
+        return ()
+    if isinstance(given, Mapping | str | bytes):
+        raise TypeError(f"tool {name!r}: examples= is a list of argument objects, e.g. [{{...}}]")
+    out = []
+    for example in given:
+        if not isinstance(example, Mapping) or not all(isinstance(k, str) for k in example):
+            raise TypeError(
+                f"tool {name!r}: each example is an object of arguments by name, not"
+                f" {example!r}"
+            )
+        out.append(dict(example))
+    return tuple(out)
 
 
 # --- invocation ----------------------------------------------------------------------------
