@@ -14,6 +14,7 @@ import dataclasses
 import io
 import itertools
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -288,14 +289,20 @@ async def _check_server(
     ordered = sorted(profiles, key=lambda p: p is not GENERIC)  # generic first: the baseline
     if GENERIC not in ordered:
         ordered.insert(0, GENERIC)
-    async with running(server), anyio.create_task_group() as tasks:
-        for profile, version in itertools.product(ordered, report.revisions):
-            wire = _Wire(server, tasks, version, _client_name(profile))
-            try:
-                await _check_session(wire, profile, generic, samples, timeout, found, report)
-            finally:
-                wire.close()
-        tasks.cancel_scope.cancel()
+    # What the server logs of the calls (a tool's refusal) is in the problems already.
+    quiet = logging.getLogger("plainmcp")
+    was, quiet.disabled = quiet.disabled, True
+    try:
+        async with running(server), anyio.create_task_group() as tasks:
+            for profile, version in itertools.product(ordered, report.revisions):
+                wire = _Wire(server, tasks, version, _client_name(profile))
+                try:
+                    await _check_session(wire, profile, generic, samples, timeout, found, report)
+                finally:
+                    wire.close()
+            tasks.cancel_scope.cancel()
+    finally:
+        quiet.disabled = was
     keys = {p.key for p in profiles}
     return [p for p in found if not p.hosts or set(p.hosts) <= keys]
 

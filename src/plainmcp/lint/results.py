@@ -86,8 +86,7 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
     if result.get("isError") and len(blocks) > 1 and known(profile, "error_blocks") == "first":
         add(
             "first-block-only",
-            f"the error has {len(blocks)} content blocks; {profile.title} hands its model only"
-            " the first",
+            f"the error has {len(blocks)} content blocks; the host hands its model only the first",
         )
 
     texts = [t for t in _texts(result) if t.strip()]
@@ -96,8 +95,8 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
     if dropped and not texts and "structuredContent" not in result:
         add(
             "image-only",
-            f"the result is {' and '.join(dropped)} content with no text, which"
-            f" {profile.title} drops: its model gets nothing",
+            f"the result is {' and '.join(dropped)} content with no text, which the host"
+            " drops: its model gets nothing",
         )
 
     reads = known(profile, "reads")
@@ -114,8 +113,8 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
             )
             add(
                 "text-differs",
-                f"the text and structuredContent differ; {profile.title} hands its model only"
-                f" the {shown}, so what only the {lost} says is lost",
+                f"the text and structuredContent differ; the host hands its model only the"
+                f" {shown}, so what only the {lost} says is lost",
             )
 
     linked = [
@@ -128,8 +127,7 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
     if linked and not continued and known(profile, "reads_resources") is not True:
         add(
             "rest-lost",
-            f"the result was cut and the rest is only at {linked[0]}; {profile.title} cannot"
-            " (or is not known to) read resources, and no text says which tool call returns"
-            " the rest",
+            f"the result was cut and the rest is only at {linked[0]}; the host cannot (or is"
+            " not known to) read resources, and no text says which tool call returns the rest",
         )
     return found
