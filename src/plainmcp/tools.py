@@ -239,8 +239,7 @@ def _examples(given: Iterable[Mapping[str, Any]] | None, name: str) -> tuple[dic
     for example in given:
         if not isinstance(example, Mapping) or not all(isinstance(k, str) for k in example):
             raise TypeError(
-                f"tool {name!r}: each example is an object of arguments by name, not"
-                f" {example!r}"
+                f"tool {name!r}: each example is an object of arguments by name, not {example!r}"
             )
         out.append(dict(example))
     return tuple(out)

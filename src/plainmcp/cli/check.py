@@ -220,7 +220,6 @@ async def _check_session(
     from plainmcp.lint import schemas
     from plainmcp.lint.definitions import tool_problems
     from plainmcp.lint.results import result_problems
-    from plainmcp.tools import invalid_arguments
 
     version = wire.version
     is_generic = profile is GENERIC
@@ -251,28 +250,48 @@ async def _check_session(
                 "tools/call", {"name": sample.tool, "arguments": sample.arguments}, timeout
             )
         except TimeoutError:
-            message = f"no answer within {timeout:g} s"
-            found.append(Problem("call-error", subject, message, (version,), hosts))
-            continue
+            reply = {"timeout": timeout}
+        rendered = json.dumps(reply.get("result", reply), sort_keys=True)
+        if is_generic:
+            generic[(version, subject)] = rendered
+        same = not is_generic and generic.get((version, subject)) == rendered
         result = reply.get("result")
-        if not isinstance(result, dict):
-            message = f"error {json.dumps(reply.get('error'), sort_keys=True)}"
-            found.append(Problem("call-error", subject, message, (version,), hosts))
-            continue
-        if result.get("resultType", "complete") != "complete":
-            message = f"the result is {result.get('resultType')!r} (it asks the client for input)"
-            found.append(Problem("call-error", subject, message, (version,), hosts))
-            continue
-        texts = [b.get("text", "") for b in result.get("content") or [] if b.get("type") == "text"]
-        if result.get("isError") and texts and texts[0].startswith(invalid_arguments(sample.tool)):
-            code = "example-invalid" if sample.origin != "--call" else "call-error"
-            message = " ".join(texts[0].split())
-            found.append(Problem(code, subject, message, (version,), hosts))
-            continue
-        for message in schemas.checker(version, "CallToolResult")(result):
-            found.append(Problem("schema-invalid", subject, message, (version,), hosts))
-        for problem in result_problems(result, profile, subject):
-            found.append(dataclasses.replace(problem, revisions=(version,)))
+        if isinstance(result, dict) and result.get("resultType", "complete") == "complete":
+            for problem in result_problems(result, profile, subject):
+                found.append(dataclasses.replace(problem, revisions=(version,)))
+        if not same:  # what does not depend on how the host reads it: once, unless it differs
+            found.extend(_call_problems(sample, reply, version, hosts))
+
+
+def _call_problems(
+    sample: Sample, reply: dict[str, Any], version: str, hosts: tuple[str, ...]
+) -> list[Problem]:
+    """A sample call that failed, or whose result is not schema-valid."""
+    from plainmcp.lint import schemas
+    from plainmcp.tools import invalid_arguments
+
+    subject = sample.subject
+
+    def problem(code: str, message: str) -> list[Problem]:
+        return [Problem(code, subject, message, (version,), hosts)]
+
+    if "timeout" in reply:
+        return problem("call-error", f"no answer within {reply['timeout']:g} s")
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return problem("call-error", f"error {json.dumps(reply.get('error'), sort_keys=True)}")
+    if result.get("resultType", "complete") != "complete":
+        kind = result.get("resultType")
+        return problem("call-error", f"the result is {kind!r} (it asks the client for input)")
+    blocks = result.get("content") or []
+    first = blocks[0].get("text", "") if blocks and blocks[0].get("type") == "text" else ""
+    if result.get("isError") and first.startswith(invalid_arguments(sample.tool)):
+        code = "example-invalid" if sample.origin != "--call" else "call-error"
+        return problem(code, " ".join(first.split()))
+    return [
+        Problem("schema-invalid", subject, message, (version,), hosts)
+        for message in schemas.checker(version, "CallToolResult")(result)
+    ]
 
 
 async def _check_server(
