@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from plainmcp.lint.problems import Problem, merged
+from plainmcp.lint.problems import CODES, Problem, merged
 
 ORDER = ("2024-11-05", "2025-06-18", "2026-07-28")
 
@@ -26,3 +29,9 @@ def test_the_same_problem_at_several_revisions_and_hosts_is_one() -> None:
 def test_an_unknown_code_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown problem code 'typo'"):
         Problem("typo", "tool a", "x")
+
+
+def test_every_code_is_documented_in_the_check_page() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "check.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| `([a-z][a-z-]+)` \|", page, re.M)
+    assert documented == list(CODES)
