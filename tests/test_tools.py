@@ -611,3 +611,23 @@ def test_hand_written_input_schema_needs_an_object_root() -> None:
         make_tool(lambda **kw: "x", name="x", input_schema={"type": "array"})
     with pytest.raises(ValueError, match="invalid input schema"):
         make_tool(lambda **kw: "x", name="x", input_schema={"type": "object", "required": 3})
+
+
+def test_examples_are_kept_for_plainmcp_check_and_sent_nowhere() -> None:
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    tool = make_tool(add, examples=[{"a": 2, "b": 3}])
+    assert tool.examples == ({"a": 2, "b": 3},)
+    assert make_tool(add).examples == ()
+    for rev in REVISIONS.values():
+        assert "examples" not in str(definitions.tool(tool, rev, ResultOptions()))
+
+
+@pytest.mark.parametrize("bad", [{"a": 1}, [1], [{1: "a"}]])
+def test_examples_must_be_argument_objects(bad: Any) -> None:
+    def add(a: int) -> int:
+        return a
+
+    with pytest.raises(TypeError, match="tool 'add': "):
+        make_tool(add, examples=bad)

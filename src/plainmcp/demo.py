@@ -50,7 +50,7 @@ READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 # --- the seeds' tools ------------------------------------------------------------------------
 
 
-@app.tool(annotations=READ_ONLY)
+@app.tool(annotations=READ_ONLY, examples=[{"a": 2, "b": 3}])
 def add(a: int, b: int) -> int:
     """Add two integers.
 
@@ -224,7 +224,7 @@ class Stats(BaseModel):
     maximum: float
 
 
-@app.tool(annotations=READ_ONLY)
+@app.tool(annotations=READ_ONLY, examples=[{"numbers": [1, 2, 3.5]}])
 def stats(numbers: Annotated[list[float], Field(min_length=1)]) -> Stats:
     """Summary statistics of some numbers (structured output: a pydantic model).
 

@@ -162,6 +162,7 @@ class Server:
         scopes: Sequence[str] | None = None,
         limits: PayloadLimits | None = None,
         text_fallback: TextFallback | None = None,
+        examples: Sequence[Mapping[str, Any]] | None = None,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]

@@ -82,6 +82,9 @@ class Tool:
     """This tool's payload limits; None: the server's `payload_limits` apply."""
     text_fallback: TextMode | None = None
     """The text block of this tool's structured values; None: the server's ResultOptions say."""
+    examples: tuple[dict[str, Any], ...] = ()
+    """Sample arguments (`examples=[{...}]`) that `plainmcp check` calls the tool with. No
+    revision has a field for them, so they are sent nowhere."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -179,6 +182,7 @@ def make_tool(
     scopes: Iterable[str] | None = None,
     limits: PayloadLimits | None = None,
     text_fallback: TextFallback | None = None,
+    examples: Iterable[Mapping[str, Any]] | None = None,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -236,7 +240,24 @@ def make_tool(
         scopes=scope_set(scopes, f"tool {name!r}"),
         limits=limits,
         text_fallback=mode,
+        examples=_examples(examples, name),
     )
+
+
+def _examples(given: Iterable[Mapping[str, Any]] | None, name: str) -> tuple[dict[str, Any], ...]:
+    """Each example is the arguments of one call: an object with string keys."""
+    if given is None:
+        return ()
+    if isinstance(given, Mapping | str | bytes):
+        raise TypeError(f"tool {name!r}: examples= is a list of argument objects, e.g. [{{...}}]")
+    out = []
+    for example in given:
+        if not isinstance(example, Mapping) or not all(isinstance(k, str) for k in example):
+            raise TypeError(
+                f"tool {name!r}: each example is an object of arguments by name, not {example!r}"
+            )
+        out.append(dict(example))
+    return tuple(out)
 
 
 # --- invocation ----------------------------------------------------------------------------

@@ -5,12 +5,13 @@ plainmcp run deploy.py:web --http     serve an HttpApp (or a Server) over Stream
 plainmcp list server.py               the tools and their parameters
 plainmcp call server.py add a=2 b=3   call a tool and print the result
 plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
+plainmcp check server.py              lint it for every revision and host (exit 1: problems)
 
 A command's options may come anywhere after it. Exit codes: 0, 1 (an isError result, a protocol
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
 
-This module is the parser and `main`; the commands are run.py, call.py (list and call) and
-demo.py; target.py finds the server in FILE[:OBJECT], spawn.py talks to it, output.py prints.
+This module is the parser and `main`; the commands are run.py, call.py (list and call), demo.py
+and check.py; target.py finds the server in FILE[:OBJECT], spawn.py talks to it, output.py prints.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ COMMANDS = {
     "list": "list a server's tools and their parameters",
     "call": "call a tool and print its result",
     "demo": "start the demo server and call each of its tools",
+    "check": "lint a server's definitions and sample calls for every revision and host",
 }
 
 TARGET_HELP = (
@@ -139,6 +141,11 @@ def command_parser(command: str) -> argparse.ArgumentParser:
         out_option()
         protocol_option()
         p.set_defaults(func=cmd_call)
+    elif command == "check":
+        from plainmcp.cli.check import add_arguments, cmd_check
+
+        add_arguments(p, TARGET_HELP)
+        p.set_defaults(func=cmd_check)
     else:
         p.add_argument("file", metavar="FILE", nargs="?", help="default: plainmcp's own demo")
         out_option()

@@ -1,0 +1,565 @@
+"""`plainmcp check FILE[:OBJECT]`: lint a server the way every revision and every host sees it.
+
+The module is imported here, with stdout held (transports/stdout.py) so that what it prints at
+import is reported, not mixed into the report. Every definition and every sample call goes
+through the server's own connection, as a client of each revision would send it and with the
+`clientInfo` name of each host profile, so the check sees exactly what that client would get.
+The rules are in plainmcp.lint (no I/O there); this module drives the server and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import itertools
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.abc
+
+from plainmcp.cli.call import parse_arguments
+from plainmcp.cli.target import check_file, load_target, split_target
+from plainmcp.cli.usage import UsageError
+from plainmcp.hosts.profiles import GENERIC, PROFILES, HostProfile
+from plainmcp.lint.problems import Problem, merged
+
+if TYPE_CHECKING:
+    from plainmcp.lint.imports import ImportCost
+    from plainmcp.server import Server
+
+LISTS = (
+    ("tools/list", "tools", "Tool", "tool", "name"),
+    ("prompts/list", "prompts", "Prompt", "prompt", "name"),
+    ("resources/list", "resources", "Resource", "resource", "uri"),
+    (
+        "resources/templates/list",
+        "resourceTemplates",
+        "ResourceTemplate",
+        "template",
+        "uriTemplate",
+    ),
+)
+"""What the list methods return: method, result key, schema definition, noun, identifying key."""
+CHECK_CLIENT = "plainmcp-check"
+"""The clientInfo name of the sessions of a profile that no client name selects (generic)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    tool: str
+    arguments: dict[str, Any]
+    origin: str
+    """`--call`, or `example N` for the N-th example declared on the tool."""
+
+    @property
+    def subject(self) -> str:
+        args = json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"))
+        return f"tool {self.tool} call {args}"
+
+
+@dataclass(slots=True)
+class Report:
+    target: str
+    server: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    revisions: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ()
+    samples: list[Sample] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    ignored: int = 0
+    """Problems found and left out by `--ignore`."""
+    cost: ImportCost | None = None
+
+    def as_json(self, timings: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "target": self.target,
+            "server": self.server,
+            "counts": self.counts,
+            "revisions": list(self.revisions),
+            "hosts": list(self.hosts),
+            "samples": [
+                {"tool": s.tool, "arguments": s.arguments, "from": s.origin} for s in self.samples
+            ],
+            "problems": [p.as_json() for p in self.problems],
+            "ignored": self.ignored,
+            "ok": not self.problems,
+        }
+        if timings and self.cost is not None:
+            out["import"] = {
+                "total_us": self.cost.total_us,
+                "heaviest": [{"module": m, "cumulative_us": us} for m, us in self.cost.heaviest],
+            }
+        return out
+
+
+# --- talking to the server -----------------------------------------------------------------
+
+
+class _Wire:
+    """One client session with the server in this process, speaking raw JSON-RPC: a handshake
+    session, or 2026-07-28 requests that each carry the revision and client in `_meta`."""
+
+    def __init__(self, server: Server, tasks: anyio.abc.TaskGroup, version: str, name: str):
+        from plainmcp.wire.revisions import REVISIONS
+
+        self.version = version
+        self.handshake = REVISIONS[version].handshake
+        self.client_info = {"name": name, "version": "0"}
+        self._ids = itertools.count(1)
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._arrived = anyio.Event()
+        self.conn = server.connect(self._written)
+        self.conn.bind(tasks)
+
+    async def _written(self, data: bytes) -> None:
+        message = json.loads(data)
+        if isinstance(message, dict) and "method" not in message and "id" in message:
+            self._replies[message["id"]] = message
+            self._arrived.set()
+            self._arrived = anyio.Event()
+
+    async def request(self, method: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """The response (with `result` or `error`); TimeoutError when none comes in time."""
+        from plainmcp.wire.meta import CLIENT_CAPABILITIES, CLIENT_INFO, PROTOCOL_VERSION
+
+        if not self.handshake:
+            params = {
+                **params,
+                "_meta": {
+                    PROTOCOL_VERSION: self.version,
+                    CLIENT_CAPABILITIES: {},
+                    CLIENT_INFO: self.client_info,
+                },
+            }
+        request_id = next(self._ids)
+        line = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        await self.conn.receive(json.dumps(line).encode())
+        with anyio.fail_after(timeout):
+            while request_id not in self._replies:
+                await self._arrived.wait()
+        return self._replies.pop(request_id)
+
+    async def open(self, timeout: float) -> None:
+        if self.handshake:
+            reply = await self.request(
+                "initialize",
+                {
+                    "protocolVersion": self.version,
+                    "capabilities": {},
+                    "clientInfo": self.client_info,
+                },
+                timeout,
+            )
+            if "result" not in reply:
+                raise RuntimeError(f"initialize at {self.version} failed: {reply.get('error')}")
+            note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            await self.conn.receive(json.dumps(note).encode())
+
+    async def listing(self, method: str, key: str, timeout: float) -> list[dict[str, Any]] | None:
+        """Every page of a list method; None where the server does not serve it."""
+        items: list[dict[str, Any]] = []
+        params: dict[str, Any] = {}
+        while True:
+            reply = await self.request(method, params, timeout)
+            result = reply.get("result")
+            if not isinstance(result, dict):
+                return None
+            items.extend(result.get(key) or [])
+            cursor = result.get("nextCursor")
+            if not isinstance(cursor, str):
+                return items
+            params = {"cursor": cursor}
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+
+def _client_name(profile: HostProfile) -> str:
+    return profile.client_names[0] if profile.client_names else CHECK_CLIENT
+
+
+def _samples(server: Server, calls: Sequence[Sequence[str]]) -> list[Sample]:
+    """The --call samples (checked against the server's tools), then each tool's examples."""
+    out = []
+    for call in calls:
+        tool, pairs = call[0], call[1:]
+        if tool not in server.tools:
+            known = ", ".join(server.tools) or "none"
+            raise UsageError(f"--call: no tool named {tool!r} (tools: {known})")
+        out.append(Sample(tool, parse_arguments(pairs, None), "--call"))
+    for name, definition in server.tools.items():
+        for index, example in enumerate(definition.examples, 1):
+            out.append(Sample(name, dict(example), f"example {index}"))
+    return out
+
+
+async def _check_session(
+    wire: _Wire,
+    profile: HostProfile,
+    generic: dict[tuple[str, str], str],
+    samples: Sequence[Sample],
+    timeout: float,
+    found: list[Problem],
+    report: Report,
+) -> None:
+    """Definitions and sample calls at one (revision, host). Definitions the host gets exactly
+    as the generic client does are validated once, with the generic session."""
+    from plainmcp.lint import schemas
+    from plainmcp.lint.definitions import tool_problems
+    from plainmcp.lint.results import result_problems
+
+    version = wire.version
+    is_generic = profile is GENERIC
+    hosts = () if is_generic else (profile.key,)
+    await wire.open(timeout)
+    for method, key, definition, noun, ident in LISTS:
+        items = await wire.listing(method, key, timeout)
+        if items is None:
+            continue
+        if is_generic:
+            report.counts[key] = len(items)
+        check = schemas.checker(version, definition)
+        for item in items:
+            subject = f"{noun} {item.get(ident)}"
+            rendered = json.dumps(item, sort_keys=True)
+            if is_generic:
+                generic[(version, subject)] = rendered
+            elif generic.get((version, subject)) == rendered:
+                continue
+            for message in check(item):
+                found.append(Problem("schema-invalid", subject, message, (version,), hosts))
+            if noun == "tool" and is_generic and version == report.revisions[-1]:
+                found.extend(tool_problems(item, report.server))
+    for sample in samples:
+        subject = sample.subject
+        try:
+            reply = await wire.request(
+                "tools/call", {"name": sample.tool, "arguments": sample.arguments}, timeout
+            )
+        except TimeoutError:
+            reply = {"timeout": timeout}
+        rendered = json.dumps(reply.get("result", reply), sort_keys=True)
+        if is_generic:
+            generic[(version, subject)] = rendered
+        same = not is_generic and generic.get((version, subject)) == rendered
+        result = reply.get("result")
+        if isinstance(result, dict) and result.get("resultType", "complete") == "complete":
+            for problem in result_problems(result, profile, subject):
+                found.append(dataclasses.replace(problem, revisions=(version,)))
+        if not same:  # what does not depend on how the host reads it: once, unless it differs
+            found.extend(_call_problems(sample, reply, version, hosts))
+
+
+def _call_problems(
+    sample: Sample, reply: dict[str, Any], version: str, hosts: tuple[str, ...]
+) -> list[Problem]:
+    """A sample call that failed, or whose result is not schema-valid."""
+    from plainmcp.lint import schemas
+    from plainmcp.tools import invalid_arguments
+
+    subject = sample.subject
+
+    def problem(code: str, message: str) -> list[Problem]:
+        return [Problem(code, subject, message, (version,), hosts)]
+
+    if "timeout" in reply:
+        return problem("call-error", f"no answer within {reply['timeout']:g} s")
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return problem("call-error", f"error {json.dumps(reply.get('error'), sort_keys=True)}")
+    if result.get("resultType", "complete") != "complete":
+        kind = result.get("resultType")
+        return problem("call-error", f"the result is {kind!r} (it asks the client for input)")
+    blocks = result.get("content") or []
+    first = blocks[0].get("text", "") if blocks and blocks[0].get("type") == "text" else ""
+    if result.get("isError") and first.startswith(invalid_arguments(sample.tool)):
+        code = "example-invalid" if sample.origin != "--call" else "call-error"
+        return problem(code, " ".join(first.split()))
+    return [
+        Problem("schema-invalid", subject, message, (version,), hosts)
+        for message in schemas.checker(version, "CallToolResult")(result)
+    ]
+
+
+async def _check_server(
+    server: Server,
+    report: Report,
+    profiles: Sequence[HostProfile],
+    samples: Sequence[Sample],
+    timeout: float,
+) -> list[Problem]:
+    from plainmcp.lifespan import running
+
+    found: list[Problem] = []
+    generic: dict[tuple[str, str], str] = {}
+    ordered = sorted(profiles, key=lambda p: p is not GENERIC)  # generic first: the baseline
+    if GENERIC not in ordered:
+        ordered.insert(0, GENERIC)
+    # What the server logs of the calls (a tool's refusal) is in the problems already.
+    quiet = logging.getLogger("plainmcp")
+    was, quiet.disabled = quiet.disabled, True
+    try:
+        async with running(server), anyio.create_task_group() as tasks:
+            for profile, version in itertools.product(ordered, report.revisions):
+                wire = _Wire(server, tasks, version, _client_name(profile))
+                try:
+                    await _check_session(wire, profile, generic, samples, timeout, found, report)
+                finally:
+                    wire.close()
+            tasks.cancel_scope.cancel()
+    finally:
+        quiet.disabled = was
+    keys = {p.key for p in profiles}
+    return [p for p in found if not p.hosts or set(p.hosts) <= keys]
+
+
+# --- importing -----------------------------------------------------------------------------
+
+
+def _import_guarded(target: str) -> tuple[Server | None, str, list[Problem]]:
+    """The server, what the module wrote to stdout while it was imported, and the problems
+    (a failed import is one). Its stdout is held meanwhile, so nothing mixes into the report."""
+    from plainmcp.server import Server
+    from plainmcp.transports.stdout import HeldStdout
+
+    held = HeldStdout(sys.stdout)
+    sys.stdout = held
+    problems: list[Problem] = []
+    obj: Any = None
+    try:
+        _, obj = load_target(target)
+    except UsageError:
+        raise
+    except (Exception, SystemExit) as exc:
+        last = traceback.format_exception_only(exc)[-1].strip()
+        problems.append(Problem("import-failed", "module", last))
+    finally:
+        captured = io.StringIO()
+        held.decide(captured)
+        if sys.stdout is held:
+            sys.stdout = held.original
+    written = captured.getvalue()
+    if written:
+        first = written.strip().splitlines()[0] if written.strip() else repr(written)
+        problems.append(
+            Problem(
+                "stdout-at-import",
+                "module",
+                f"{len(written)} characters written to stdout at import (first line:"
+                f" {first[:120]!r}); a stdio server's stdout is its protocol stream",
+            )
+        )
+    server = None if obj is None else (obj if isinstance(obj, Server) else obj.server)
+    return server, written, problems
+
+
+_CHILD = """\
+import sys, time
+sys.path.insert(0, {folder!r})
+sys.argv = [{file!r}]
+import runpy
+print({start!r}, file=sys.stderr, flush=True)
+began = time.perf_counter_ns()
+runpy.run_path({file!r}, run_name="__plainmcp_check__")
+print({total!r} + str((time.perf_counter_ns() - began) // 1000), file=sys.stderr, flush=True)
+"""
+
+
+def _import_cost(file: str, timeout: float) -> ImportCost | None:
+    """What importing `file` costs in a fresh interpreter (`python -X importtime`); None when
+    the child fails or takes longer than `timeout`."""
+    from plainmcp.lint.imports import START, TOTAL, import_cost
+
+    path = check_file(file)
+    code = _CHILD.format(folder=str(path.parent), file=str(path), start=START, total=TOTAL)
+    try:
+        child = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    return import_cost(child.stderr)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+
+def _profiles(key: str | None) -> list[HostProfile]:
+    if key is None:
+        return list(PROFILES)
+    for profile in PROFILES:
+        if profile.key == key:
+            return [profile]
+    known = ", ".join(p.key for p in PROFILES)
+    raise UsageError(f"--host: no host profile {key!r} (known: {known})")
+
+
+def ignores(given: Sequence[str]) -> list[tuple[str, str | None]]:
+    """`--ignore CODE` or `--ignore CODE:SUBJECT` as (code, subject or None)."""
+    from plainmcp.lint.problems import CODES
+
+    out = []
+    for item in given:
+        code, sep, subject = item.partition(":")
+        if code not in CODES:
+            raise UsageError(f"--ignore: no problem code {code!r} (codes: {', '.join(CODES)})")
+        out.append((code, subject.strip() if sep else None))
+    return out
+
+
+def _is_ignored(problem: Problem, rules: Sequence[tuple[str, str | None]]) -> bool:
+    """A rule's SUBJECT matches the subject itself and what is inside it (`tool add` covers
+    `tool add parameter a` and `tool add call {...}`)."""
+    return any(
+        code == problem.code
+        and (
+            subject is None
+            or problem.subject in (subject,)
+            or problem.subject.startswith(subject + " ")
+        )
+        for code, subject in rules
+    )
+
+
+def run_check(
+    target: str,
+    *,
+    calls: Sequence[Sequence[str]] = (),
+    ignore: Sequence[tuple[str, str | None]] = (),
+    profiles: Sequence[HostProfile] = PROFILES,
+    timeout: float = 30.0,
+    cost: bool = True,
+) -> Report:
+    """Everything `plainmcp check` finds (`profiles` chooses the hosts; tests make their own)."""
+    from plainmcp.lint import schemas
+    from plainmcp.wire.revisions import REVISIONS
+
+    try:
+        schemas.checker(next(iter(REVISIONS)), "Tool")
+    except schemas.MissingValidator as exc:
+        raise UsageError(str(exc)) from None
+    report = Report(target, revisions=tuple(REVISIONS), hosts=tuple(p.key for p in profiles))
+    report.counts = {key: 0 for _, key, *_ in LISTS}
+    server, _, found = _import_guarded(target)
+    if server is not None:
+        report.server = server.name
+        report.samples = _samples(server, calls)
+        found += anyio.run(_check_server, server, report, profiles, report.samples, timeout)
+    problems = merged(found, report.revisions)
+    report.problems = [p for p in problems if not _is_ignored(p, ignore)]
+    report.ignored = len(problems) - len(report.problems)
+    if cost and server is not None:
+        report.cost = _import_cost(split_target(target)[0], timeout)
+    return report
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _span(values: Sequence[str], every: Sequence[str]) -> str:
+    return "every revision" if list(values) == list(every) else ", ".join(values)
+
+
+def human(report: Report) -> Iterator[str]:
+    """The report as plain lines for a terminal."""
+    counts = report.counts
+    yield (
+        f"plainmcp check {report.target}: server {report.server!r},"
+        f" {_plural(counts.get('tools', 0), 'tool')},"
+        f" {_plural(counts.get('prompts', 0), 'prompt')},"
+        f" {_plural(counts.get('resources', 0), 'resource')},"
+        f" {_plural(counts.get('resourceTemplates', 0), 'resource template')}"
+    )
+    yield (
+        f"checked at {_plural(len(report.revisions), 'revision')} ({', '.join(report.revisions)})"
+        f" for {_plural(len(report.hosts), 'host profile')} ({', '.join(report.hosts)}),"
+        f" {_plural(len(report.samples), 'sample call')}"
+    )
+    if report.cost is not None:
+        heavy = ", ".join(f"{m} {us / 1e6:.2f} s" for m, us in report.cost.heaviest)
+        yield f"import took {report.cost.total_us / 1e6:.2f} s" + (
+            f"; heaviest: {heavy}" if heavy else ""
+        )
+    left_out = f" ({report.ignored} ignored)" if report.ignored else ""
+    if not report.problems:
+        yield f"no problems found{left_out}"
+        return
+    yield ""
+    yield f"{_plural(len(report.problems), 'problem')}{left_out}:"
+    for problem in report.problems:
+        yield f"{problem.code}: {problem.subject}: {problem.message}"
+        where = []
+        if problem.revisions:
+            where.append(_span(problem.revisions, report.revisions))
+        if problem.hosts:
+            where.append(f"hosts {', '.join(problem.hosts)}")
+        if where:
+            yield f"    at {'; '.join(where)}"
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    profiles = _profiles(args.host)
+    rules = ignores(args.ignore or ())
+    began = time.monotonic()
+    report = run_check(
+        args.target,
+        calls=args.call or (),
+        ignore=rules,
+        profiles=profiles,
+        timeout=args.timeout,
+        cost=not args.json or args.timings,
+    )
+    if args.json:
+        print(json.dumps(report.as_json(args.timings), indent=2, sort_keys=True))
+    else:
+        for line in human(report):
+            print(line)
+        if args.timings:
+            print(f"check took {time.monotonic() - began:.2f} s")
+    return 1 if report.problems else 0
+
+
+def add_arguments(parser: argparse.ArgumentParser, target_help: str) -> None:
+    parser.add_argument("target", metavar="FILE[:OBJECT]", help=target_help)
+    parser.add_argument(
+        "--call",
+        metavar="TOOL key=value",
+        nargs="+",
+        action="append",
+        help="a sample call to render for every revision and host (repeatable); the tools'"
+        " own examples (@app.tool(examples=[...])) are called too",
+    )
+    parser.add_argument(
+        "--ignore",
+        metavar="CODE[:SUBJECT]",
+        action="append",
+        help="leave out the problems of a code, or of a code about one subject and what is"
+        " inside it (--ignore 'name-rejected:tool very_long_name'); repeatable",
+    )
+    parser.add_argument("--host", metavar="KEY", help="check for one host profile only")
+    parser.add_argument("--json", action="store_true", help="the report as JSON, for CI")
+    parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="with --json, include the import time (left out by default: it varies run to run)",
+    )
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request")

@@ -1,0 +1,1 @@
+"""Lint rules of `plainmcp check`, sans I/O."""

@@ -1,0 +1,259 @@
+"""`plainmcp check`: the examples pass, the planted server fails with each problem named, and the
+command's usage errors exit 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plainmcp.cli.check import run_check
+from plainmcp.hosts.profiles import GENERIC, PROFILES, Cell
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = str(ROOT / "examples" / "demo_server.py")
+EVERYTHING = str(ROOT / "examples" / "everything_server.py")
+PLANTED = str(Path(__file__).parent / "fixtures" / "planted_server.py")
+EVERY = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+LONG = "summarize_every_open_ticket_of_the_support_queue_by_priority"
+
+# The conformance suite fixes these names and this schema (examples/everything_server.py).
+EVERYTHING_IGNORES = [
+    "--ignore=name-rejected",
+    "--ignore=schema-ref:tool json_schema_2020_12_tool",
+    "--ignore=missing-description:tool json_schema_2020_12_tool",
+]
+
+
+@pytest.fixture(autouse=True)
+def _every_connection_is_validated() -> None:
+    """Not here: the planted server writes invalid definitions on purpose (check reports them)."""
+
+
+def check(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "plainmcp", "check", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def report(*args: str) -> tuple[int, dict[str, Any]]:
+    """The JSON report for the generic profile (the table's rows come and go)."""
+    done = check(*args, "--json", "--host", "generic")
+    return done.returncode, json.loads(done.stdout)
+
+
+def named(
+    problems: list[dict[str, Any]],
+) -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
+    return [
+        (p["code"], p["subject"], tuple(p.get("revisions", ())), tuple(p.get("hosts", ())))
+        for p in problems
+    ]
+
+
+def test_the_demo_server_passes_with_its_examples_called() -> None:
+    code, found = report(DEMO)
+    assert code == 0
+    assert found == {
+        "target": DEMO,
+        "server": "plainmcp-demo",
+        "counts": {"prompts": 0, "resourceTemplates": 0, "resources": 0, "tools": 12},
+        "revisions": EVERY,
+        "hosts": ["generic"],
+        "samples": [
+            {"tool": "add", "arguments": {"a": 2, "b": 3}, "from": "example 1"},
+            {"tool": "stats", "arguments": {"numbers": [1, 2, 3.5]}, "from": "example 1"},
+        ],
+        "problems": [],
+        "ignored": 0,
+        "ok": True,
+    }
+
+
+def test_the_demo_server_in_plain_text_with_the_import_time() -> None:
+    done = check(DEMO, "--call", "greet", "name=Ada", "--host", "generic")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == (
+        f"plainmcp check {DEMO}: server 'plainmcp-demo', 12 tools, 0 prompts, 0 resources,"
+        " 0 resource templates"
+    )
+    assert lines[1] == (
+        "checked at 5 revisions (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+        " for 1 host profile (generic), 3 sample calls"
+    )
+    assert re.fullmatch(
+        r"import took \d+\.\d\d s; heaviest: plainmcp\.demo \d+\.\d\d s.*", lines[2]
+    )
+    assert lines[3:] == ["no problems found"]
+    assert done.stderr == ""
+
+
+def test_without_host_every_profile_is_checked() -> None:
+    done = check(DEMO, "--json")
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["hosts"] == [p.key for p in PROFILES]
+
+
+def test_the_everything_server_passes_but_for_what_the_conformance_suite_fixes() -> None:
+    code, found = report(EVERYTHING)
+    assert code == 1
+    assert named(found["problems"]) == [
+        ("schema-ref", "tool json_schema_2020_12_tool", (), ()),
+        ("missing-description", "tool json_schema_2020_12_tool parameter address", (), ()),
+        ("missing-description", "tool json_schema_2020_12_tool parameter name", (), ()),
+        ("name-rejected", "tool test_input_required_result_capabilities", (), ()),
+        ("name-rejected", "tool test_input_required_result_multiple_inputs", (), ()),
+        ("name-rejected", "tool test_input_required_result_multiple_inputs", (), ()),
+        ("name-rejected", "tool test_input_required_result_request_state", (), ()),
+        ("name-rejected", "tool test_input_required_result_tampered_state", (), ()),
+        ("name-rejected", "tool test_input_required_result_tampered_state", (), ()),
+    ]
+    code, found = report(EVERYTHING, *EVERYTHING_IGNORES)
+    assert (code, found["problems"], found["ignored"], found["ok"]) == (0, [], 9, True)
+    assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 27}
+
+
+def test_the_planted_server_fails_naming_each_problem() -> None:
+    code, found = report(PLANTED)
+    assert code == 1
+    assert named(found["problems"]) == [
+        ("stdout-at-import", "module", (), ()),
+        ("call-error", "tool asks call {}", ("2026-07-28",), ()),
+        ("schema-invalid", "tool bad_icon", ("2025-11-25", "2026-07-28"), ()),
+        ("example-invalid", 'tool big call {"n":"three"}', tuple(EVERY), ()),
+        ("rest-lost", "tool cut call {}", tuple(EVERY), ("generic",)),
+        ("name-rejected", f"tool {LONG}", (), ()),
+        ("name-rejected", f"tool {LONG}", (), ()),
+        ("missing-description", "tool undocumented", (), ()),
+        ("missing-description", "tool undocumented parameter count", (), ()),
+        ("schema-ref", "tool with_ref", (), ()),
+        ("missing-description", "tool with_ref parameter point", (), ()),
+    ]
+    messages = {(p["code"], p["subject"]): p["message"] for p in found["problems"]}
+    assert messages[("stdout-at-import", "module")] == (
+        "27 characters written to stdout at import (first line: 'loading the planted server');"
+        " a stdio server's stdout is its protocol stream"
+    )
+    assert messages[("schema-invalid", "tool bad_icon")] == (
+        "at $.icons[0].theme: 'bright' is not one of ['dark', 'light']"
+    )
+    assert messages[("example-invalid", 'tool big call {"n":"three"}')] == (
+        "Invalid arguments for tool 'big': - n: Input should be a valid integer, got \"three\""
+    )
+    assert messages[("schema-ref", "tool with_ref")] == (
+        "inputSchema has a $ref at $.properties.point"
+    )
+
+
+STRICT = dataclasses.replace(
+    GENERIC,
+    key="strict",
+    title="Strict host",
+    reads=Cell("structured", "this test"),
+    error_blocks=Cell("first", "this test"),
+    images=Cell("dropped", "this test"),
+    limit_chars=Cell(2500, "this test"),
+    reads_resources=Cell(False, "this test"),
+)
+
+
+def test_sample_calls_are_read_the_way_each_host_profile_reads_them() -> None:
+    found = run_check(PLANTED, profiles=[STRICT], cost=False)
+    assert found.hosts == ("strict",)
+    by_host = [(p.code, p.subject, p.revisions, p.message) for p in found.problems if p.hosts]
+    structured = ("2025-06-18", "2025-11-25", "2026-07-28")
+    assert by_host == [
+        (
+            "over-limit",
+            'tool big call {"n":3}',
+            tuple(EVERY),
+            "3000 characters reach the model, about 750 tokens (characters/4), over Strict"
+            " host's limit of 2500 characters (about 625 tokens)",
+        ),
+        (
+            "rest-lost",
+            "tool cut call {}",
+            tuple(EVERY),
+            "the result was cut and the rest is only at plainmcp://blob/abc123; the host cannot"
+            " (or is not known to) read resources, and no text says which tool call returns the"
+            " rest",
+        ),
+        (
+            "text-differs",
+            "tool disagree call {}",
+            structured,
+            "the text and structuredContent differ; the host hands its model only the"
+            " structuredContent, so what only the text says is lost",
+        ),
+        (
+            "image-only",
+            "tool picture call {}",
+            tuple(EVERY),
+            "the result is image content with no text, which the host drops: its model gets"
+            " nothing",
+        ),
+        (
+            "first-block-only",
+            "tool two_block_error call {}",
+            tuple(EVERY),
+            "the error has 2 content blocks; the host hands its model only the first",
+        ),
+    ]
+    assert all(p.hosts == ("strict",) for p in found.problems if p.hosts)
+
+
+def test_call_runs_a_sample_and_an_unknown_tool_is_a_usage_error() -> None:
+    code, found = report(PLANTED, "--call", "big", "n=1", "--ignore=example-invalid")
+    assert code == 1
+    assert found["samples"][0] == {"tool": "big", "arguments": {"n": 1}, "from": "--call"}
+    assert found["ignored"] == 1
+    done = check(PLANTED, "--call", "nope")
+    assert done.returncode == 2
+    assert done.stderr.startswith("plainmcp check: --call: no tool named 'nope' (tools: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (
+            ["--host", "nobody"],
+            "plainmcp check: --host: no host profile 'nobody' (known:"
+            f" {', '.join(p.key for p in PROFILES)})",
+        ),
+        (["--ignore", "typo"], "plainmcp check: --ignore: no problem code 'typo' (codes: "),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], error: str) -> None:
+    done = check(DEMO, *args)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(error)
+
+
+def test_a_module_that_fails_to_import_is_a_problem(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        "from plainmcp import Server\napp = Server('b')\nraise RuntimeError('no db')\n"
+    )
+    code, found = report(str(broken))
+    assert code == 1
+    assert found["problems"] == [
+        {"code": "import-failed", "subject": "module", "message": "RuntimeError: no db"}
+    ]
+
+
+def test_timings_appear_in_json_only_when_asked() -> None:
+    _, found = report(DEMO, "--timings")
+    assert set(found["import"]) == {"total_us", "heaviest"}
+    assert found["import"]["heaviest"][0]["module"] == "plainmcp.demo"
+    assert found["import"]["total_us"] > 0
