@@ -10,6 +10,7 @@ and so does any value when there is no schema. `plain()` turns a hydrated value 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import keyword
 import re
 from collections.abc import Mapping
@@ -28,9 +29,6 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "boolean": (bool,),
     "null": (type(None),),
 }
-
-_classes: dict[bytes, type | None] = {}
-"""Generated classes by schema (None: the schema's property names cannot be attributes)."""
 
 
 def hydrate(value: Any, schema: Mapping[str, Any] | None) -> Any:
@@ -53,7 +51,7 @@ def hydrate(value: Any, schema: Mapping[str, Any] | None) -> Any:
         for key, item in value.items()
     }
     described = properties and members.keys() <= properties.keys()
-    cls = _class_for(schema, properties) if described else None
+    cls = _class_for(schema) if described else None
     if cls is None:
         return members
     names: Mapping[str, str] = cls.__plainmcp_names__  # type: ignore[attr-defined]
@@ -107,14 +105,16 @@ def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
     return True
 
 
-def _class_for(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> type | None:
-    key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS, default=str)
-    if key not in _classes:
-        _classes[key] = _make_class(schema, list(properties))
-    return _classes[key]
+def _class_for(schema: Mapping[str, Any]) -> type | None:
+    return _cached_class(orjson.dumps(schema, default=str))  # key order kept: field order
 
 
-def _make_class(schema: Mapping[str, Any], wire_names: list[str]) -> type | None:
+@functools.lru_cache(maxsize=1024)
+def _cached_class(schema_json: bytes) -> type | None:
+    """One class per schema (None: its property names cannot all be attributes); bounded, as
+    a server may send any number of schemas."""
+    schema = orjson.loads(schema_json)
+    wire_names = list(schema["properties"])
     names = {wire: _attribute(wire) for wire in wire_names}
     if len(set(names.values())) < len(names):
         return None  # "a-b" and "a_b" would share one attribute

@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import anyio
 import anyio.abc
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("plainmcp.client")
 
 Send = Callable[[bytes], Awaitable[None]]
-T = TypeVar("T")
 
 ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
 _LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {

@@ -76,7 +76,8 @@ class OutputSchemas:
             raise _mismatch(
                 f"the structured content of tool {tool!r} does not match its output schema", errors
             )
-        value, value_schema = unwrap(structured, schema)
+        # Refs inlined first: the wrapped value's schema may refer into the wrapper's $defs.
+        value, value_schema = unwrap(structured, _inlined(schema))
         if result_type is not None:
             try:
                 return _adapter(result_type).validate_python(value)
@@ -85,7 +86,7 @@ class OutputSchemas:
                     f"the structured content of tool {tool!r} is no {_name(result_type)}",
                     field_errors(exc),
                 ) from None
-        return hydrate(value, _inlined(value_schema))
+        return hydrate(value, value_schema)
 
     def _schema(self, tool: str) -> Mapping[str, Any] | None:
         return (self._known or {}).get(tool)
@@ -117,7 +118,14 @@ def _checker(schema_json: bytes) -> Callable[[Any], list[FieldError]] | None:
 
 
 def _inlined(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    return inline_refs(schema) if schema is not None else None
+    if schema is None:
+        return None
+    return _cached_inline(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_inline(schema_json: bytes) -> Mapping[str, Any]:
+    return inline_refs(orjson.loads(schema_json))
 
 
 def _adapter(result_type: Any) -> TypeAdapter[Any]:

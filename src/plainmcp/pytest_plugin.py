@@ -1,0 +1,41 @@
+"""The opt-in pytest plugin (`-p plainmcp.testing`): every `async def` test runs on anyio's
+runner (asyncio unless the test's module or conftest overrides `anyio_backend`), without the
+`@pytest.mark.anyio` each would need otherwise. anyio's own plugin does the running; this marks
+the tests before it looks, and picks the backend."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pycollect_makeitem(
+    collector: pytest.Collector, name: str, obj: object
+) -> Generator[Any]:
+    # A wrapper runs before every plain implementation, anyio's (tryfirst) included.
+    if (
+        isinstance(collector, pytest.Module | pytest.Class)
+        and collector.istestfunction(obj, name)
+        and inspect.iscoroutinefunction(obj)
+        and not _marked(collector, obj)
+    ):
+        pytest.mark.anyio(obj)
+    return (yield)
+
+
+def _marked(collector: pytest.Collector, obj: object) -> bool:
+    """Marked already, for anyio or another async runner (pytest-asyncio's `asyncio`)."""
+    own = {mark.name for mark in getattr(obj, "pytestmark", ())}
+    return bool(own & {"anyio", "asyncio"}) or any(
+        collector.get_closest_marker(name) is not None for name in ("anyio", "asyncio")
+    )
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """asyncio, not every installed backend (anyio's default runs each test once per backend)."""
+    return "asyncio"
