@@ -120,7 +120,7 @@ def _checker(schema_json: bytes) -> Callable[[Any], list[FieldError]] | None:
 def _inlined(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
     if schema is None:
         return None
-    return _cached_inline(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+    return _cached_inline(orjson.dumps(schema))  # key order kept: the fields' order
 
 
 @functools.lru_cache(maxsize=256)
