@@ -31,27 +31,28 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def hydrate(value: Any, schema: Mapping[str, Any] | None) -> Any:
-    """`value` (JSON) with each object its schema describes as a generated dataclass."""
+def hydrate(value: Any, schema: Mapping[str, Any] | None, name: str = "") -> Any:
+    """`value` (JSON) with each object its schema describes as a generated dataclass, named
+    by the schema's title, else by `name` (the tool's; a member's: its property's)."""
     if not isinstance(schema, Mapping):
         return value
     branch = _branch(value, schema)
     if branch is not schema:
-        return hydrate(value, branch)
+        return hydrate(value, branch, name)
     if isinstance(value, list):
         items = schema.get("items")
-        return [hydrate(item, items) for item in value]
+        return [hydrate(item, items, name) for item in value]
     if not isinstance(value, dict):
         return value
     properties = schema.get("properties")
     properties = properties if isinstance(properties, Mapping) else {}
     extra = schema.get("additionalProperties")
     members = {
-        key: hydrate(item, properties.get(key, extra if isinstance(extra, Mapping) else None))
+        key: hydrate(item, properties.get(key, extra if isinstance(extra, Mapping) else None), key)
         for key, item in value.items()
     }
     described = properties and members.keys() <= properties.keys()
-    cls = _class_for(schema) if described else None
+    cls = _class_for(schema, name) if described else None
     if cls is None:
         return members
     names: Mapping[str, str] = cls.__plainmcp_names__  # type: ignore[attr-defined]
@@ -105,12 +106,21 @@ def _fits(value: Any, schema: Mapping[str, Any]) -> bool:
     return True
 
 
-def _class_for(schema: Mapping[str, Any]) -> type | None:
-    return _cached_class(orjson.dumps(schema, default=str))  # key order kept: field order
+def _class_for(schema: Mapping[str, Any], name: str) -> type | None:
+    title = schema.get("title")
+    cls_name = _class_name(title if isinstance(title, str) else name)
+    return _cached_class(orjson.dumps(schema, default=str), cls_name)  # key order: fields'
+
+
+def _class_name(name: str) -> str:
+    """ "first-name" -> FirstName; "Point" stays Point."""
+    words = re.split(r"[\W_]+", name)
+    cls_name = "".join(w[:1].upper() + w[1:] for w in words)
+    return cls_name if cls_name.isidentifier() else "Structured"
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached_class(schema_json: bytes) -> type | None:
+def _cached_class(schema_json: bytes, cls_name: str) -> type | None:
     """One class per schema (None: its property names cannot all be attributes); bounded, as
     a server may send any number of schemas."""
     schema = orjson.loads(schema_json)
@@ -118,9 +128,6 @@ def _cached_class(schema_json: bytes) -> type | None:
     names = {wire: _attribute(wire) for wire in wire_names}
     if len(set(names.values())) < len(names):
         return None  # "a-b" and "a_b" would share one attribute
-    title = schema.get("title")
-    cls_name = _attribute(title).strip("_") if isinstance(title, str) else ""
-    cls_name = cls_name[:1].upper() + cls_name[1:] if cls_name.isidentifier() else "Structured"
     fields = [(attr, Any, dataclasses.field(default=None)) for attr in names.values()]
     cls = dataclasses.make_dataclass(
         cls_name,

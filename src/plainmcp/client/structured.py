@@ -6,6 +6,7 @@ caller's own type), so the same test reads the same value at every revision."""
 from __future__ import annotations
 
 import functools
+import typing
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -86,7 +87,7 @@ class OutputSchemas:
                     f"the structured content of tool {tool!r} is no {_name(result_type)}",
                     field_errors(exc),
                 ) from None
-        return hydrate(value, value_schema)
+        return hydrate(value, value_schema, tool)
 
     def _schema(self, tool: str) -> Mapping[str, Any] | None:
         return (self._known or {}).get(tool)
@@ -141,7 +142,9 @@ def _cached_adapter(result_type: Any) -> TypeAdapter[Any]:
 
 
 def _name(result_type: Any) -> str:
-    return getattr(result_type, "__name__", None) or repr(result_type)
+    if typing.get_origin(result_type) is None and isinstance(result_type, type):
+        return result_type.__name__
+    return repr(result_type)  # list[str], not list
 
 
 def _mismatch(what: str, errors: list[FieldError]) -> McpError:
