@@ -182,7 +182,7 @@ def summary(proc: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def test_the_plugin_runs_unmarked_async_tests(tmp_path: Path) -> None:
-    proc = run_pytest(tmp_path, "-p", "plainmcp.testing")
+    proc = run_pytest(tmp_path, "-p", "plainmcp.pytest_plugin")
     assert summary(proc) == [
         "FAILED test_plugged.py::test_a_failing_async_test_fails",
         "PASSED test_plugged.py::test_sync_tests_are_left_alone",

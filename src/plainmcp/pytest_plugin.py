@@ -1,6 +1,7 @@
-"""The opt-in pytest plugin (`-p plainmcp.testing`): every `async def` test runs on anyio's
-runner (asyncio unless the test's module or conftest overrides `anyio_backend`), without the
-`@pytest.mark.anyio` each would need otherwise. anyio's own plugin does the running; this marks
+"""The opt-in pytest plugin (`pytest_plugins = ["plainmcp.pytest_plugin"]` in a test module or
+the root conftest.py, or `pytest -p plainmcp.pytest_plugin`): every `async def` test runs on
+anyio's runner (asyncio unless the test's module or conftest overrides `anyio_backend`), without
+the `@pytest.mark.anyio` each would need otherwise. anyio's own plugin does the running; this marks
 the tests before it looks, and picks the backend."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from plainmcp.testing import call, connect
 def test_add():
     assert call(app, "add", a=1, b=2).data == 3
 
-async def test_tools():  # with `-p plainmcp.testing`: no marks needed (pytest_plugin.py)
+async def test_tools():  # no marks with pytest_plugins = ["plainmcp.pytest_plugin"]
     async with connect(app) as client:
         assert [t.name for t in await client.list_tools()] == ["add"]
 
@@ -25,7 +25,7 @@ from plainmcp.client import CallToolResult, Client, ToolInfo
 from plainmcp.server import Server
 from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
 
-__all__ = ["REVISIONS", "call", "connect", "list_tools", "pytest_configure", "render_all"]
+__all__ = ["REVISIONS", "call", "connect", "list_tools", "render_all"]
 
 REVISIONS: tuple[str, ...] = HANDSHAKE_VERSIONS
 """The revisions `render_all` renders a call in by default: every one the client speaks."""
@@ -122,12 +122,3 @@ def _options(*values: Any) -> dict[str, Any]:
     """The callbacks and principal given (those left out are not passed at all)."""
     names = (*_CALLBACKS, "principal")
     return {key: value for key, value in zip(names, values, strict=True) if value is not None}
-
-
-def pytest_configure(config: Any) -> None:
-    """`-p plainmcp.testing` (or `pytest_plugins = ["plainmcp.testing"]`): run `async def`
-    tests on anyio without marks (pytest_plugin.py; pytest is imported only then)."""
-    from plainmcp import pytest_plugin
-
-    if not config.pluginmanager.is_registered(pytest_plugin):
-        config.pluginmanager.register(pytest_plugin, "plainmcp.pytest_plugin")
