@@ -36,7 +36,15 @@ def _marked(collector: pytest.Collector, obj: object) -> bool:
     )
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    """asyncio, not every installed backend (anyio's default runs each test once per backend)."""
-    return "asyncio"
+class _Backend:
+    @pytest.fixture
+    def anyio_backend(self) -> str:
+        """asyncio, not every installed backend (anyio's default runs each test per backend)."""
+        return "asyncio"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Registered now, after every plugin (anyio's entry point loads after `-p`): of two plugin
+    # fixtures of one name, the later wins; a conftest's or module's wins over both.
+    if not config.pluginmanager.has_plugin("plainmcp.anyio_backend"):
+        config.pluginmanager.register(_Backend(), "plainmcp.anyio_backend")
