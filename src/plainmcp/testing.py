@@ -3,15 +3,19 @@
 from plainmcp.testing import call, connect
 
 def test_add():
-    assert call(app, "add", a=1, b=2).structured == {"result": 3}
+    assert call(app, "add", a=1, b=2).data == 3
 
-async def test_tools():
+async def test_tools():  # no marks with pytest_plugins = ["plainmcp.pytest_plugin"]
     async with connect(app) as client:
         assert [t.name for t in await client.list_tools()] == ["add"]
+
+The callbacks (`elicit=`, `sample=`, `roots=`, `on_progress=`, `on_log=`) and everything else
+the in-memory client takes pass straight through to `Client.memory`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -19,42 +23,102 @@ import anyio
 
 from plainmcp.client import CallToolResult, Client, ToolInfo
 from plainmcp.server import Server
-from plainmcp.wire.revisions import LATEST_HANDSHAKE
+from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
 
-__all__ = ["call", "connect", "list_tools"]
+__all__ = ["REVISIONS", "call", "connect", "list_tools", "render_all"]
+
+REVISIONS: tuple[str, ...] = HANDSHAKE_VERSIONS
+"""The revisions `render_all` renders a call in by default: every one the client speaks."""
+
+_CALLBACKS = ("elicit", "sample", "roots", "on_progress", "on_log")
 
 
 def connect(
-    app: Server, *, protocol_version: str = LATEST_HANDSHAKE, principal: Any = None
+    app: Server, *, protocol: str = LATEST_HANDSHAKE, **options: Any
 ) -> AbstractAsyncContextManager[Client]:
-    """An initialized in-memory client session with `app` (`async with connect(app) as c:`);
-    `principal` authenticates it (a `plainmcp.Principal`: its scopes are checked)."""
-    return Client.memory(app, protocol_version=protocol_version, principal=principal)
+    """An initialized in-memory client session with `app` (`async with connect(app) as c:`).
+
+    `options` go to `Client.memory`: the callbacks answering the server's requests, and
+    `principal` to authenticate the session (a `plainmcp.Principal`: its scopes are checked).
+    """
+    # `protocol` is the client's protocol_version (the Client's own `protocol=` once it has one)
+    return Client.memory(app, protocol_version=protocol, **options)
 
 
 def call(
     app: Server,
     name: str,
-    arguments: dict[str, Any] | None = None,
+    arguments: Mapping[str, Any] | None = None,
     /,
     *,
-    protocol_version: str = LATEST_HANDSHAKE,
-    **kwargs: Any,
+    protocol: str = LATEST_HANDSHAKE,
+    elicit: Any = None,
+    sample: Any = None,
+    roots: Any = None,
+    on_progress: Any = None,
+    on_log: Any = None,
+    principal: Any = None,
+    result_type: Any = None,
+    raise_on_error: bool = False,
+    **tool_arguments: Any,
 ) -> CallToolResult:
-    """Call one tool synchronously: `call(app, "add", a=1, b=2)` or `call(app, "add", {...})`."""
+    """Call one tool synchronously: `call(app, "add", a=1, b=2)` or `call(app, "add", {...})`
+    (the dict form for arguments named like this function's own keywords)."""
+    options = _options(elicit, sample, roots, on_progress, on_log, principal)
 
     async def run() -> CallToolResult:
-        async with connect(app, protocol_version=protocol_version) as client:
-            return await client.call_tool(name, {**(arguments or {}), **kwargs})
+        async with connect(app, protocol=protocol, **options) as client:
+            return await client.call_tool(
+                name,
+                {**(arguments or {}), **tool_arguments},
+                result_type=result_type,
+                raise_on_error=raise_on_error,
+            )
 
     return anyio.run(run)
 
 
-def list_tools(app: Server, *, protocol_version: str = LATEST_HANDSHAKE) -> list[ToolInfo]:
+def list_tools(app: Server, *, protocol: str = LATEST_HANDSHAKE) -> list[ToolInfo]:
     """The tools `app` lists, synchronously."""
 
     async def run() -> list[ToolInfo]:
-        async with connect(app, protocol_version=protocol_version) as client:
+        async with connect(app, protocol=protocol) as client:
             return await client.list_tools()
 
     return anyio.run(run)
+
+
+def render_all(
+    app: Server,
+    name: str,
+    arguments: Mapping[str, Any] | None = None,
+    /,
+    *,
+    revisions: Iterable[str] = REVISIONS,
+    elicit: Any = None,
+    sample: Any = None,
+    roots: Any = None,
+    on_progress: Any = None,
+    on_log: Any = None,
+    principal: Any = None,
+    **tool_arguments: Any,
+) -> dict[str, dict[str, Any]]:
+    """One tool call in each revision, side by side: `{revision: the result as sent}`, for
+    snapshot tests of what each client sees (wrapped values, downgraded blocks)."""
+    options = _options(elicit, sample, roots, on_progress, on_log, principal)
+    args = {**(arguments or {}), **tool_arguments}
+
+    async def run() -> dict[str, dict[str, Any]]:
+        rendered: dict[str, dict[str, Any]] = {}
+        for revision in revisions:
+            async with connect(app, protocol=revision, **options) as client:
+                rendered[revision] = (await client.call_tool(name, args)).raw
+        return rendered
+
+    return anyio.run(run)
+
+
+def _options(*values: Any) -> dict[str, Any]:
+    """The callbacks and principal given (those left out are not passed at all)."""
+    names = (*_CALLBACKS, "principal")
+    return {key: value for key, value in zip(names, values, strict=True) if value is not None}

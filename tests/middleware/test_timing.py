@@ -56,6 +56,7 @@ async def test_each_request_is_one_line_with_method_target_duration_and_outcome(
     assert lines(caplog) == [
         "method=initialize duration_ms=250.0 outcome=ok",
         "method=tools/call target=add duration_ms=250.0 outcome=ok",
+        "method=tools/list duration_ms=250.0 outcome=ok",  # the client's, for add's schema
         "method=tools/call target=refuse duration_ms=250.0 outcome=tool_error",
         'method=tools/call target=missing duration_ms=250.0 outcome="error -32602"',
         "method=prompts/get target=greet duration_ms=250.0 outcome=ok",

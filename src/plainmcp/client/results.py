@@ -6,7 +6,7 @@ import base64
 import binascii
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from plainmcp.client.errors import bad_reply
 from plainmcp.content import (
@@ -20,6 +20,10 @@ from plainmcp.content import (
     ResourceLink,
     Text,
 )
+from plainmcp.prompts import Message, PromptResult
+from plainmcp.resource_contents import Contents
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +62,100 @@ class UnknownContent(ContentBlock):
 
 @dataclass(frozen=True, slots=True)
 class CallToolResult:
-    """A `tools/call` result. `structured` is None when the server sent no structuredContent."""
+    """A `tools/call` result. `structured` is the structuredContent as sent (None: none sent);
+    `data` is the value it carries, checked against the tool's output schema, unwrapped from a
+    `{"result": ...}` wrapper and hydrated (client/structured.py), the same at every revision."""
 
     content: list[ContentBlock]
     structured: Any = None
     is_error: bool = False
     meta: dict[str, Any] | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    data: Any = field(default=None, compare=False)
 
     @property
     def text(self) -> str:
         """The text blocks joined with newlines."""
         return "\n".join(b.text for b in self.content if isinstance(b, Text))
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceInfo:
+    """One resource as `resources/list` described it."""
+
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    annotations: Annotations | None = None
+    icons: tuple[Icon, ...] | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceTemplateInfo:
+    """One resource template as `resources/templates/list` described it."""
+
+    uri_template: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    annotations: Annotations | None = None
+    icons: tuple[Icon, ...] | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptArgumentInfo:
+    name: str
+    title: str | None = None
+    description: str | None = None
+    required: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PromptInfo:
+    """One prompt as `prompts/list` described it."""
+
+    name: str
+    title: str | None = None
+    description: str | None = None
+    arguments: tuple[PromptArgumentInfo, ...] = ()
+    icons: tuple[Icon, ...] | None = None
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResourceResult:
+    """A `resources/read` result: each item's text or bytes (`blob`), as plainmcp Contents."""
+
+    contents: list[Contents]
+    meta: dict[str, Any] | None = None
+
+    @property
+    def text(self) -> str:
+        """The text items joined with newlines."""
+        return "\n".join(c.text for c in self.contents if c.text is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A `completion/complete` result; `total` is None when the server did not say."""
+
+    values: list[str]
+    total: int | None = None
+    has_more: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a list: its items and the cursor of the next page (None: the last)."""
+
+    items: list[T]
+    next_cursor: str | None = None
 
 
 def _b64(value: object, where: str) -> bytes:
@@ -214,4 +300,125 @@ def parse_tool(tool: object) -> ToolInfo:
         annotations=annotations if isinstance(annotations, dict) else None,
         icons=_icons(tool.get("icons")),
         meta=_meta(tool),
+    )
+
+
+def _str(obj: Mapping[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _named(obj: object, what: str, key: str = "name") -> Mapping[str, Any]:
+    if not isinstance(obj, dict) or not isinstance(obj.get(key), str):
+        raise bad_reply(f"a {what} must be an object with a {key}")
+    return obj
+
+
+def parse_resource(resource: object) -> ResourceInfo:
+    res = _named(resource, "resource")
+    if not isinstance(res.get("uri"), str):
+        raise bad_reply("a resource must have a uri")
+    size = res.get("size")
+    return ResourceInfo(
+        uri=res["uri"],
+        name=res["name"],
+        title=_str(res, "title"),
+        description=_str(res, "description"),
+        mime_type=_str(res, "mimeType"),
+        size=size if isinstance(size, int) and not isinstance(size, bool) else None,
+        annotations=_annotations(res),
+        icons=_icons(res.get("icons")),
+        meta=_meta(res),
+    )
+
+
+def parse_resource_template(template: object) -> ResourceTemplateInfo:
+    res = _named(template, "resource template")
+    if not isinstance(res.get("uriTemplate"), str):
+        raise bad_reply("a resource template must have a uriTemplate")
+    return ResourceTemplateInfo(
+        uri_template=res["uriTemplate"],
+        name=res["name"],
+        title=_str(res, "title"),
+        description=_str(res, "description"),
+        mime_type=_str(res, "mimeType"),
+        annotations=_annotations(res),
+        icons=_icons(res.get("icons")),
+        meta=_meta(res),
+    )
+
+
+def parse_prompt(prompt: object) -> PromptInfo:
+    raw = _named(prompt, "prompt")
+    arguments = raw.get("arguments")
+    return PromptInfo(
+        name=raw["name"],
+        title=_str(raw, "title"),
+        description=_str(raw, "description"),
+        arguments=tuple(
+            PromptArgumentInfo(
+                name=arg["name"],
+                title=_str(arg, "title"),
+                description=_str(arg, "description"),
+                required=arg.get("required") is True,
+            )
+            for arg in (_named(a, "prompt argument") for a in arguments or [])
+        )
+        if isinstance(arguments, list)
+        else (),
+        icons=_icons(raw.get("icons")),
+        meta=_meta(raw),
+    )
+
+
+def parse_contents(item: object) -> Contents:
+    raw = _named(item, "resource contents item", "uri")
+    blob = _b64(raw["blob"], "resource blob") if "blob" in raw else None
+    try:
+        return Contents(
+            uri=raw["uri"],
+            text=raw.get("text") if blob is None else None,
+            blob=blob,
+            mime_type=_str(raw, "mimeType"),
+            meta=_meta(raw),
+        )
+    except (TypeError, ValueError) as exc:
+        raise bad_reply(f"resource contents of {raw['uri']!r}: {exc}") from None
+
+
+def parse_read_result(result: Mapping[str, Any]) -> ReadResourceResult:
+    contents = result.get("contents")
+    if not isinstance(contents, list):
+        raise bad_reply("resources/read result without a contents array")
+    return ReadResourceResult([parse_contents(c) for c in contents], _meta(result))
+
+
+def parse_prompt_result(result: Mapping[str, Any]) -> PromptResult:
+    """A `prompts/get` result as the PromptResult a prompt function could have returned."""
+    messages = result.get("messages")
+    if not isinstance(messages, list):
+        raise bad_reply("prompts/get result without a messages array")
+    parsed = []
+    for message in messages:
+        if not isinstance(message, dict):
+            raise bad_reply("a prompt message must be an object")
+        try:
+            role = message.get("role")
+            parsed.append(Message(role, parse_block(message.get("content"))))  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise bad_reply(str(exc)) from None
+    return PromptResult(tuple(parsed), _str(result, "description"), _meta(result))
+
+
+def parse_completion(result: Mapping[str, Any]) -> Completion:
+    completion = result.get("completion")
+    values = completion.get("values") if isinstance(completion, dict) else None
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise bad_reply("completion/complete result without a completion.values string array")
+    assert isinstance(completion, dict)
+    total = completion.get("total")
+    return Completion(
+        values=values,
+        total=total if isinstance(total, int) and not isinstance(total, bool) else None,
+        has_more=completion.get("hasMore") is True,
     )

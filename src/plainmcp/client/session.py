@@ -11,22 +11,36 @@ ResourceLink), so what a server sends can be compared with what its tools return
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import anyio
 import anyio.abc
 
-from plainmcp.client.errors import ConnectionClosed, McpError, bad_reply
+from plainmcp.client.errors import ConnectionClosed, McpError, ToolCallError, bad_reply
 from plainmcp.client.results import (
     CallToolResult,
+    Completion,
+    Page,
+    PromptInfo,
+    ReadResourceResult,
+    ResourceInfo,
+    ResourceTemplateInfo,
     ServerInfo,
     ToolInfo,
     parse_call_result,
+    parse_completion,
+    parse_prompt,
+    parse_prompt_result,
+    parse_read_result,
+    parse_resource,
+    parse_resource_template,
     parse_tool,
 )
+from plainmcp.client.structured import OutputSchemas
 from plainmcp.lifespan import running
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
@@ -44,11 +58,21 @@ from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
 if TYPE_CHECKING:
     import httpx2
 
+    from plainmcp.prompts import PromptResult
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp.client")
 
 Send = Callable[[bytes], Awaitable[None]]
+
+ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+_LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {
+    "tools/list": ("tools", parse_tool),
+    "resources/list": ("resources", parse_resource),
+    "resources/templates/list": ("resourceTemplates", parse_resource_template),
+    "prompts/list": ("prompts", parse_prompt),
+}
+"""Each list method: the result's key for its items, and how one item is read."""
 
 
 def _version() -> str:
@@ -102,6 +126,7 @@ class Client:
         self.protocol_version = ""
         self.capabilities: dict[str, Any] = {}
         self.instructions: str | None = None
+        self._output_schemas = OutputSchemas(self.list_tools)
 
     # --- constructors ----------------------------------------------------------------------
 
@@ -274,30 +299,131 @@ class Client:
 
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool, following `nextCursor` across pages."""
-        tools: list[ToolInfo] = []
+        tools: list[ToolInfo] = await self._every("tools/list")
+        self._output_schemas.remember(tools)
+        return tools
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        result_type: Any = None,
+        raise_on_error: bool = False,
+    ) -> CallToolResult:
+        """Call a tool. A failing tool gives `is_error=True` (or raises ToolCallError, with
+        `raise_on_error`); protocol faults raise McpError. `data` is the structured value
+        checked against the tool's output schema and hydrated (`result_type`: validated into
+        that type with pydantic instead); McpError when it does not fit."""
+        result = parse_call_result(
+            await self.request("tools/call", {"name": name, "arguments": dict(arguments or {})})
+        )
+        if result.is_error:
+            if raise_on_error:
+                raise ToolCallError(name, result)
+            return result
+        if result.structured is None:
+            return result
+        data = await self._output_schemas.data(name, result.structured, result_type)
+        return dataclasses.replace(result, data=data)
+
+    async def list_resources(self) -> list[ResourceInfo]:
+        return await self._every("resources/list")
+
+    async def list_resource_templates(self) -> list[ResourceTemplateInfo]:
+        return await self._every("resources/templates/list")
+
+    async def list_prompts(self) -> list[PromptInfo]:
+        return await self._every("prompts/list")
+
+    async def read_resource(self, uri: str) -> ReadResourceResult:
+        """The resource's contents: text, or bytes in `blob` (base64 on the wire)."""
+        return parse_read_result(await self.request("resources/read", {"uri": uri}))
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> PromptResult:
+        """The prompt's messages, as the plainmcp `PromptResult` a prompt function returns."""
+        params: dict[str, Any] = {"name": name}
+        if arguments:
+            params["arguments"] = dict(arguments)
+        return parse_prompt_result(await self.request("prompts/get", params))
+
+    async def complete(
+        self,
+        argument: str,
+        value: str,
+        *,
+        prompt: str | None = None,
+        resource_template: str | None = None,
+        context: Mapping[str, str] | None = None,
+    ) -> Completion:
+        """Suggestions for one argument of a prompt or a resource template (name exactly one);
+        `context`: the arguments already filled in."""
+        if (prompt is None) == (resource_template is None):
+            raise TypeError("complete() needs exactly one of prompt= or resource_template=")
+        ref = (
+            {"type": "ref/prompt", "name": prompt}
+            if prompt is not None
+            else {"type": "ref/resource", "uri": resource_template}
+        )
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if context:
+            params["context"] = {"arguments": dict(context)}
+        return parse_completion(await self.request("completion/complete", params))
+
+    async def subscribe(self, uri: str) -> None:
+        """Ask for `notifications/resources/updated` of `uri` (revisions that have it)."""
+        await self.request("resources/subscribe", {"uri": uri})
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self.request("resources/unsubscribe", {"uri": uri})
+
+    @overload
+    async def page(
+        self, method: Literal["tools/list"], cursor: str | None = None
+    ) -> Page[ToolInfo]: ...
+    @overload
+    async def page(
+        self, method: Literal["resources/list"], cursor: str | None = None
+    ) -> Page[ResourceInfo]: ...
+    @overload
+    async def page(
+        self, method: Literal["resources/templates/list"], cursor: str | None = None
+    ) -> Page[ResourceTemplateInfo]: ...
+    @overload
+    async def page(
+        self, method: Literal["prompts/list"], cursor: str | None = None
+    ) -> Page[PromptInfo]: ...
+    async def page(self, method: ListMethod, cursor: str | None = None) -> Page[Any]:
+        """One page of a list, for walking it yourself: `cursor` is the last page's
+        `next_cursor` (None: the first page). The `list_*` methods read every page."""
+        if method not in _LISTS:
+            raise ValueError(f"page() lists one of {', '.join(_LISTS)}, not {method!r}")
+        key, parse = _LISTS[method]
+        result = await self.request(method, {"cursor": cursor} if cursor is not None else None)
+        items = result.get(key)
+        if not isinstance(items, list):
+            raise bad_reply(f"{method} result without a {key} array")
+        next_cursor = result.get("nextCursor")
+        if next_cursor is not None and not isinstance(next_cursor, str):
+            raise bad_reply(f"{method} returned an invalid cursor {next_cursor!r}")
+        return Page([parse(item) for item in items], next_cursor or None)
+
+    async def _every(self, method: ListMethod) -> list[Any]:
+        """Every item of a list, following `nextCursor` across pages."""
+        items: list[Any] = []
         cursor: str | None = None
         seen: set[str] = set()
         while True:
-            result = await self.request("tools/list", {"cursor": cursor} if cursor else None)
-            page = result.get("tools")
-            if not isinstance(page, list):
-                raise bad_reply("tools/list result without a tools array")
-            tools.extend(parse_tool(t) for t in page)
-            cursor = result.get("nextCursor")
-            if not cursor:
-                return tools
-            if not isinstance(cursor, str) or cursor in seen:
-                raise bad_reply(f"tools/list returned a repeated or invalid cursor {cursor!r}")
+            page = await self.page(method, cursor)
+            items.extend(page.items)
+            cursor = page.next_cursor
+            if cursor is None:
+                return items
+            if cursor in seen:
+                raise bad_reply(f"{method} returned a repeated cursor {cursor!r}")
             seen.add(cursor)
-
-    async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None
-    ) -> CallToolResult:
-        """Call a tool. A failing tool gives `is_error=True`; protocol faults raise McpError."""
-        result = await self.request(
-            "tools/call", {"name": name, "arguments": dict(arguments or {})}
-        )
-        return parse_call_result(result)
 
     # --- plumbing --------------------------------------------------------------------------
 
