@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,11 @@ import orjson
 import pytest
 
 from plainmcp import Server
-from tests.mcp_schemas import REVISIONS, validate_server_message, wire_loads
+from tests.mcp_schemas import REVISIONS, schemas_dir, validate_server_message, wire_loads
+
+# `plainmcp check` (in process, as a command, in the doc snippets) reads the schemas from the
+# shared folder, never from the user's cache or the network (tests/cli/test_schemas.py tests those).
+os.environ["PLAINMCP_MCP_SCHEMAS"] = str(schemas_dir())
 
 STATELESS_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 
 from plainmcp.cli.check import run_check
 from plainmcp.hosts.profiles import GENERIC, PROFILES, Cell
+from tests.mcp_schemas import schemas_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = str(ROOT / "examples" / "demo_server.py")
@@ -36,13 +38,15 @@ def _every_connection_is_validated() -> None:
     """Not here: the planted server writes invalid definitions on purpose (check reports them)."""
 
 
-def check(*args: str) -> subprocess.CompletedProcess[str]:
+def check(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The command, with the schemas from $PLAINMCP_MCP_SCHEMAS (tests/conftest.py sets it)."""
     return subprocess.run(
         [sys.executable, "-m", "plainmcp", "check", *args],
         capture_output=True,
         text=True,
         timeout=120,
         stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -257,3 +261,18 @@ def test_timings_appear_in_json_only_when_asked() -> None:
     assert set(found["import"]) == {"total_us", "heaviest"}
     assert found["import"]["heaviest"][0]["module"] == "plainmcp.demo"
     assert found["import"]["total_us"] > 0
+
+
+def test_schemas_option_comes_before_the_variable(tmp_path: Path) -> None:
+    nowhere = {"PLAINMCP_MCP_SCHEMAS": str(tmp_path / "nowhere")}
+    done = check(DEMO, "--json", "--host", "generic", "--schemas", str(schemas_dir()), env=nowhere)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ok"] is True
+    done = check(DEMO, "--json", env=nowhere)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"plainmcp check: $PLAINMCP_MCP_SCHEMAS {tmp_path / 'nowhere'}:"
+        f" {tmp_path / 'nowhere' / '2024-11-05' / 'schema.json'}: No such file or directory;"
+        " the folder must hold <revision>/schema.json for each MCP revision (the schema/ folder"
+        " of a checkout of github.com/modelcontextprotocol/modelcontextprotocol)\n"
+    )

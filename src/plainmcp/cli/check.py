@@ -22,6 +22,7 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -35,6 +36,7 @@ from plainmcp.lint.problems import Problem, merged
 
 if TYPE_CHECKING:
     from plainmcp.lint.imports import ImportCost
+    from plainmcp.lint.schemas import Checkers
     from plainmcp.server import Server
 
 LISTS = (
@@ -214,10 +216,10 @@ async def _check_session(
     timeout: float,
     found: list[Problem],
     report: Report,
+    checkers: Checkers,
 ) -> None:
     """Definitions and sample calls at one (revision, host). Definitions the host gets exactly
     as the generic client does are validated once, with the generic session."""
-    from plainmcp.lint import schemas
     from plainmcp.lint.definitions import tool_problems
     from plainmcp.lint.results import result_problems
 
@@ -231,7 +233,7 @@ async def _check_session(
             continue
         if is_generic:
             report.counts[key] = len(items)
-        check = schemas.checker(version, definition)
+        check = checkers(version, definition)
         for item in items:
             subject = f"{noun} {item.get(ident)}"
             rendered = json.dumps(item, sort_keys=True)
@@ -260,14 +262,17 @@ async def _check_session(
             for problem in result_problems(result, profile, subject):
                 found.append(dataclasses.replace(problem, revisions=(version,)))
         if not same:  # what does not depend on how the host reads it: once, unless it differs
-            found.extend(_call_problems(sample, reply, version, hosts))
+            found.extend(_call_problems(sample, reply, version, hosts, checkers))
 
 
 def _call_problems(
-    sample: Sample, reply: dict[str, Any], version: str, hosts: tuple[str, ...]
+    sample: Sample,
+    reply: dict[str, Any],
+    version: str,
+    hosts: tuple[str, ...],
+    checkers: Checkers,
 ) -> list[Problem]:
     """A sample call that failed, or whose result is not schema-valid."""
-    from plainmcp.lint import schemas
     from plainmcp.tools import invalid_arguments
 
     subject = sample.subject
@@ -290,7 +295,7 @@ def _call_problems(
         return problem(code, " ".join(first.split()))
     return [
         Problem("schema-invalid", subject, message, (version,), hosts)
-        for message in schemas.checker(version, "CallToolResult")(result)
+        for message in checkers(version, "CallToolResult")(result)
     ]
 
 
@@ -300,6 +305,7 @@ async def _check_server(
     profiles: Sequence[HostProfile],
     samples: Sequence[Sample],
     timeout: float,
+    checkers: Checkers,
 ) -> list[Problem]:
     from plainmcp.lifespan import running
 
@@ -316,7 +322,9 @@ async def _check_server(
             for profile, version in itertools.product(ordered, report.revisions):
                 wire = _Wire(server, tasks, version, _client_name(profile))
                 try:
-                    await _check_session(wire, profile, generic, samples, timeout, found, report)
+                    await _check_session(
+                        wire, profile, generic, samples, timeout, found, report, checkers
+                    )
                 finally:
                     wire.close()
             tasks.cancel_scope.cancel()
@@ -447,14 +455,20 @@ def run_check(
     profiles: Sequence[HostProfile] = PROFILES,
     timeout: float = 30.0,
     cost: bool = True,
+    schemas: Path | None = None,
+    base_url: str | None = None,
 ) -> Report:
-    """Everything `plainmcp check` finds (`profiles` chooses the hosts; tests make their own)."""
-    from plainmcp.lint import schemas
+    """Everything `plainmcp check` finds (`profiles` chooses the hosts; tests make their own).
+    The schemas are required: without them (`schemas`, else as plainmcp.cli.schemas finds them)
+    it is a UsageError before the module is imported."""
+    from plainmcp.cli.schemas import SchemasUnavailable, find_schemas
+    from plainmcp.lint.schemas import Checkers, MissingValidator
     from plainmcp.wire.revisions import REVISIONS
 
     try:
-        schemas.checker(next(iter(REVISIONS)), "Tool")
-    except schemas.MissingValidator as exc:
+        found_schemas = find_schemas(REVISIONS, schemas, base_url=base_url, timeout=timeout)
+        checkers = Checkers(found_schemas)
+    except (SchemasUnavailable, MissingValidator) as exc:
         raise UsageError(str(exc)) from None
     report = Report(target, revisions=tuple(REVISIONS), hosts=tuple(p.key for p in profiles))
     report.counts = {key: 0 for _, key, *_ in LISTS}
@@ -462,7 +476,9 @@ def run_check(
     if server is not None:
         report.server = server.name
         report.samples = _samples(server, calls)
-        found += anyio.run(_check_server, server, report, profiles, report.samples, timeout)
+        found += anyio.run(
+            _check_server, server, report, profiles, report.samples, timeout, checkers
+        )
     problems = merged(found, report.revisions)
     report.problems = [p for p in problems if not _is_ignored(p, ignore)]
     report.ignored = len(problems) - len(report.problems)
@@ -527,6 +543,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         profiles=profiles,
         timeout=args.timeout,
         cost=not args.json or args.timings,
+        schemas=args.schemas,
     )
     if args.json:
         print(json.dumps(report.as_json(args.timings), indent=2, sort_keys=True))
@@ -563,3 +580,11 @@ def add_arguments(parser: argparse.ArgumentParser, target_help: str) -> None:
         help="with --json, include the import time (left out by default: it varies run to run)",
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
+    parser.add_argument(
+        "--schemas",
+        metavar="DIR",
+        type=Path,
+        help="a folder of the official MCP schemas, <revision>/schema.json (the schema/ folder"
+        " of the specification repository); default: $PLAINMCP_MCP_SCHEMAS, else downloaded"
+        " once at the pinned commit into the per-user cache",
+    )
