@@ -11,7 +11,8 @@ A command's options may come anywhere after it. Exit codes: 0, 1 (an isError res
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
 
 This module is the parser and `main`; the commands are run.py, call.py (list and call), demo.py
-and check.py; target.py finds the server in FILE[:OBJECT], spawn.py talks to it, output.py prints.
+and check.py (schemas.py finds the MCP schemas it validates against); target.py finds the server
+in FILE[:OBJECT], spawn.py talks to it, output.py prints.
 """
 
 from __future__ import annotations
