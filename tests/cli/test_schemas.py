@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import http.server
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -187,7 +188,7 @@ def test_the_option_comes_before_the_variable(tmp_path: Path) -> None:
     other = tmp_path / "other"
     for revision in REVISIONS:
         (other / revision).mkdir(parents=True)
-        (other / revision / "schema.json").write_text('{"title": "%s"}' % revision)
+        (other / revision / "schema.json").write_text(json.dumps({"title": revision}))
     environ = {"PLAINMCP_MCP_SCHEMAS": str(other)}
     assert find_schemas(["2025-06-18"], environ=environ) == {"2025-06-18": {"title": "2025-06-18"}}
     assert find_schemas(REVISIONS, schemas_dir(), environ=environ) == official()
