@@ -8,7 +8,7 @@ from plainmcp import Image, Server, ToolError
 from plainmcp.testing import call, connect, list_tools
 from tests.servers_client.blocks import PNG
 
-app = Server("under-test")
+app = Server("under-test", continuation=None)
 
 
 @app.tool
