@@ -19,10 +19,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.continuation import PARTIAL
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
-from plainmcp.options import PayloadLimits
+from plainmcp.continuation import PARTIAL
 from plainmcp.item_cuts import ItemCut, cut_items
+from plainmcp.options import PayloadLimits
 from plainmcp.schema import OutputMismatch
 from plainmcp.store import BlobStore, blob_key, blob_uri
 from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut

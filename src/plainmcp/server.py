@@ -18,11 +18,11 @@ import anyio
 from plainmcp import notify
 from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
+from plainmcp.content import Icon
+from plainmcp.context import Context
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
 from plainmcp.continuation import make as continuation_tool
-from plainmcp.content import Icon
-from plainmcp.context import Context
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
@@ -122,8 +122,8 @@ class Server:
         continuation. Give every process that serves the same clients one secret (state_secret=
         or PLAINMCP_STATE_SECRET)."""
         self._continuation = None if continuation is None else check_name(continuation)
-        """The name of the built-in tool that returns the next part of a cut result (docs/results.md,
-        "Reading the rest"); listed and callable while offloading is on."""
+        """The name of the built-in tool that returns the next part of a cut result
+        (docs/results.md, "Reading the rest"); listed and callable while offloading is on."""
         self._continuation_tool: Tool | None = None
         self.describe_parts = describe_parts
         """Tools whose results may be cut in parts get a sentence saying so in their
