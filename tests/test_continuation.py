@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from plainmcp import Image, MemoryStore, PayloadLimits, Server
+from plainmcp import Image, MemoryStore, PayloadLimits, Server, paging
 from plainmcp import continuation as continuation_module
 from plainmcp.client import Client
 from plainmcp.client.results import CallToolResult
@@ -411,3 +411,28 @@ def test_a_tool_named_like_the_continuation_is_refused() -> None:
     assert Server("renamed", continuation="next_part").add_tool(read_more).name == "read_more"
     with pytest.raises(ValueError, match="invalid tool name"):
         Server("bad", continuation="no spaces")
+
+
+async def test_a_generator_that_does_not_end_is_closed_after_the_most_items(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(paging, "MAX_ITEMS", 5)
+    closed = Closed()
+    app = make_app()
+
+    @app.tool
+    def forever() -> Iterator[int]:
+        """Counts without end."""
+        n = 0
+        try:
+            while True:
+                yield n
+                n += 1
+        finally:
+            closed.event.set()
+
+    async with connect(app) as client:
+        result = await client.call_tool("forever", {})
+    assert result.structured == {"result": [0, 1, 2, 3, 4]}
+    assert closed.event.is_set()
+    assert "tool 'forever': its iterator was closed after 5 items" in caplog.text

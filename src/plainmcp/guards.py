@@ -178,12 +178,15 @@ class _Guard:
         """The marker (and link) of a value cut at an element boundary, and its `_meta`."""
         uri = await self.offload(raw, "application/json")
         call = self.call(uri, items.sent, items.path)
-        where = ASK_LESS if uri is None else ""
-        if call is not None:
-            where = f"For the next items, {call} "
-        if uri is not None:
-            where += f"The full JSON is {'also ' if call else ''}at resource {uri}; read it with"
-            where += " resources/read"
+        if uri is None:
+            where = ASK_LESS
+        elif call is None:
+            where = f"The full JSON is at resource {uri}; read it with resources/read"
+        else:
+            where = (
+                f"For the next items, {call} The full JSON is also at resource {uri}; read it"
+                " with resources/read"
+            )
         holder = "the result" if items.path == "" else f'"{items.path}"'
         marker = Text(
             f"[partial: {holder} holds the first {items.sent:,} of {items.total:,} items; the"
