@@ -47,7 +47,8 @@ app = Server(
         " sampling and elicitation; test:// resources and a template; test prompts; and the"
         " 2026-07-28 fixtures (input-required results, list changes, a missing capability, an"
         " x-mcp-header parameter)."
-    ),
+    ),  # No result here reaches the payload limits: no continuation tool (read_more) in the list.
+    continuation=None,
 )
 
 

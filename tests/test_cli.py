@@ -328,7 +328,7 @@ def test_list_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         from typing import Literal
         from plainmcp import Server
 
-        app = Server("small")
+        app = Server("small", continuation=None)
 
         @app.tool(title="Adder")
         def add(a: int, b: int = 2) -> int:

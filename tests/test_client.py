@@ -226,7 +226,7 @@ async def test_server_stderr_passes_through(capfd: pytest.CaptureFixture[str]) -
 
 
 async def test_memory_client_sees_tools_added_later() -> None:
-    server = Server("dynamic")
+    server = Server("dynamic", continuation=None)
     async with Client.memory(server) as client:
         assert await client.list_tools() == []
         server.add_tool(lambda: "ok", name="late")
@@ -276,7 +276,7 @@ def test_parse_call_result_needs_content() -> None:
 
 
 async def test_server_forgets_a_closed_memory_session() -> None:
-    server = Server("dynamic")
+    server = Server("dynamic", continuation=None)
     async with Client.memory(server) as client:
         await client.ping()
     server.add_tool(lambda: "ok", name="late")  # must not post to the finished session

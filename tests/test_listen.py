@@ -19,7 +19,7 @@ META = {
 
 
 def make_server() -> Server:
-    app = Server("listen", version="1.0.0")
+    app = Server("listen", version="1.0.0", continuation=None)
     app.add_resource("v1", "app://config", name="config")
 
     @app.tool

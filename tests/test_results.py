@@ -236,6 +236,12 @@ ROWS: dict[str, Row] = {
     "`set`, `frozenset`": Row(
         lambda: {3, 1, 2}, text("[1,2,3]"), set[int], structured("[1,2,3]", {"result": [1, 2, 3]})
     ),
+    "an iterator, a generator": Row(
+        lambda: iter([1, 2, 3]),
+        structured("[1,2,3]", {"result": [1, 2, 3]}),
+        Iterator[int],
+        structured("[1,2,3]", {"result": [1, 2, 3]}),
+    ),
     "dataclass": Row(
         lambda: Point(1, 2),
         text('{"x":1,"y":2}'),

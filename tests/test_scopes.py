@@ -21,7 +21,7 @@ ADMIN = Principal("admin", frozenset({"notes:read", "notes:admin"}))
 
 
 def make_server(**options: Any) -> Server:
-    app = Server("scoped", **options)
+    app = Server("scoped", continuation=None, **options)
 
     @app.tool
     def hello() -> str:
@@ -208,7 +208,7 @@ def test_hide_unauthorized_makes_the_lists_cache_scope_private() -> None:
 
 
 async def test_hidden_tools_are_paged_after_filtering() -> None:
-    app = Server("paged", hide_unauthorized=True, page_size=2)
+    app = Server("paged", hide_unauthorized=True, page_size=2, continuation=None)
     for i in range(5):
         app.add_tool(lambda i=i: i, name=f"t{i}", scopes=["x"] if i % 2 else None)
     async with connect(app, principal=Principal("p")) as client:

@@ -243,7 +243,7 @@ def test_sniff_id_reads_only_a_leading_id() -> None:
 
 
 def many_tools(count: int, page_size: int) -> Server:
-    app = Server("many", page_size=page_size)
+    app = Server("many", page_size=page_size, continuation=None)
     for i in range(count):
         app.add_tool(lambda: "x", name=f"t{i}")
     return app

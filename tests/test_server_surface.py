@@ -29,6 +29,7 @@ from plainmcp import (
     safe_join,
 )
 from tests.conftest import HANDSHAKE_REVISIONS, Session
+from tests.continuation import as_documented
 from tests.doc_snippets import source_of
 from tests.test_guards import big_png, big_text, shown
 
@@ -935,13 +936,14 @@ async def test_5mb_of_text_is_served_within_the_limits_and_read_back_whole(versi
         assert wire_size(reply) < 45_000  # under Claude Code's 50,000-character file threshold
         assert result["isError"] is False
         cut, link = result["content"]
-        uri = cut["text"].rsplit("The full text is at resource ", 1)[1].split(";", 1)[0]
+        uri = cut["text"].rsplit("The full text is also at resource ", 1)[1].split(";", 1)[0]
         assert uri.startswith("plainmcp://blob/")
         kept, marker = cut["text"].split("\n…", 1)
         assert len(cut["text"]) <= 40_000
         assert TEXT_5MB.startswith(kept) and TEXT_5MB[len(kept) :].startswith("\n\n")
-        assert "…" + marker == (
-            "…[truncated: showing 39,506 of 5,000,000 characters. The full text is at resource"
+        assert as_documented("…" + marker) == (
+            "…[truncated: showing 39,506 of 5,000,000 characters. For the rest, call the tool"
+            ' read_more with arguments {"ref":"<ref>"}. The full text is also at resource'
             f" {uri}; read it with resources/read]"
         )
         if version >= "2025-06-18":
@@ -959,7 +961,7 @@ async def test_5mb_of_text_is_served_within_the_limits_and_read_back_whole(versi
                 "text": f"Resource link: {uri}\nname: text-1.txt\ntype: text/plain\n"
                 f"size: 5000000 bytes\ndescription: {LINK_TEXT_DESCRIPTION}",
             }
-        shown("…" + marker, uri)
+        shown(as_documented("…" + marker), uri)
 
         read = await s.result("resources/read", {"uri": uri})
         assert read == {"contents": [{"uri": uri, "mimeType": "text/plain", "text": TEXT_5MB}]}

@@ -301,7 +301,7 @@ def main_rs() -> str:
 
 
 async def test_the_official_call_tool_request_gets_the_official_response() -> None:
-    app = Server("ExampleServer", version="1.0.0")
+    app = Server("ExampleServer", version="1.0.0", continuation=None)
     app.add_tool(get_weather)
     async with EraSession(app) as s:
         await s.send(example("CallToolRequest/call-tool-request"))
@@ -315,7 +315,9 @@ async def test_the_official_list_tools_request_pages_with_ttl_and_scope() -> Non
     """ListToolsRequest/list-tools-request.json verbatim; the first page is
     ListToolsResult/tools-list-with-cursor-and-ttl.json but for the (opaque) cursor."""
     expected = example("ListToolsResult/tools-list-with-cursor-and-ttl")
-    app = Server("ExampleServer", version="1.0.0", page_size=1, list_ttl_ms=300000)
+    app = Server(
+        "ExampleServer", version="1.0.0", page_size=1, list_ttl_ms=300000, continuation=None
+    )
     definition = expected["tools"][0]
     app.add_tool(
         get_weather,
@@ -371,7 +373,7 @@ async def test_the_official_error_examples() -> None:
 async def test_the_official_progress_log_and_cancel_examples() -> None:
     progress = example("ProgressNotification/progress-message")
     logged = example("LoggingMessageNotification/log-database-connection-failed")
-    app = Server("ExampleServer", version="1.0.0")
+    app = Server("ExampleServer", version="1.0.0", continuation=None)
 
     @app.tool
     async def migrate(ctx: Context) -> str:
@@ -405,7 +407,7 @@ async def test_the_official_progress_log_and_cancel_examples() -> None:
 
 # --- lists, reads and their freshness hints ------------------------------------------------
 
-TOOL_NAMES = ["add", "letters", "forecast", "refuse", "count", "chatty", "hang"]
+TOOL_NAMES = ["add", "letters", "forecast", "refuse", "count", "chatty", "hang", "read_more"]
 
 
 @pytest.mark.parametrize(
@@ -510,7 +512,7 @@ async def test_tools_list_order_is_deterministic() -> None:
         app.remove_tool("add")
         app.add_tool(adder.fn)
         moved = [t["name"] for t in (await a.modern_result("tools/list"))["tools"]]
-        assert moved == [*TOOL_NAMES[1:], "add"]
+        assert moved == [*TOOL_NAMES[1:-1], "add", "read_more"]  # the continuation stays last
 
 
 # --- structured output, natural at 2026-07-28, wrapped for 2025-11-25 --------------------

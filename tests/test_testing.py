@@ -16,7 +16,7 @@ from plainmcp.context import Context
 from plainmcp.testing import call, connect, list_tools, render_all
 from tests.servers_client.blocks import PNG
 
-app = Server("under-test")
+app = Server("under-test", continuation=None)
 
 
 @app.tool

@@ -41,7 +41,8 @@ app = Server(
     instructions=(
         "Demo tools: arithmetic (add, divide), a sales chart, a web fetcher, and one tool for each"
         " kind of MCP content (text, image, audio, embedded resource, resource link, structured)."
-    ),
+    ),  # No result here reaches the payload limits: no continuation tool (read_more) in the list.
+    continuation=None,
 )
 
 READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}

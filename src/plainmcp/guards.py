@@ -17,15 +17,20 @@ import logging
 import mimetypes
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
+from plainmcp.continuation import PARTIAL
+from plainmcp.item_cuts import ItemCut, cut_items
 from plainmcp.options import PayloadLimits
-from plainmcp.store import BlobStore, blob_uri
+from plainmcp.schema import OutputMismatch
+from plainmcp.store import BlobStore, blob_key, blob_uri
 from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut
 
 if TYPE_CHECKING:
+    from plainmcp.continuation import Follow
     from plainmcp.results import CallResult
+    from plainmcp.schema import OutputSpec
 
 log = logging.getLogger("plainmcp")
 
@@ -47,16 +52,22 @@ async def guard(
     store: BlobStore,
     *,
     structured_required: bool = False,
+    output: OutputSpec | None = None,
+    follow: Follow | None = None,
 ) -> CallResult:
     """`result` within `limits`; the same object when it already fits (the common case).
 
-    `structured_required`: the tool has an output schema, so a result without structuredContent
-    must be an error; an oversized structured value then makes the result isError (with a preview
-    and a link to the full JSON), as clients reject a successful result that lacks it.
+    An oversized structured value that is a list, or an object whose bulk is one list, is cut
+    after the last element that fits (valid against `output`, the tool's output schema, when it
+    has one). `structured_required`: the tool has an output schema, so a result without
+    structuredContent must be an error; a value that cannot be cut then makes the result isError
+    (with a preview and a link to the full JSON), as clients reject a successful result that
+    lacks it. `follow`: the continuation, named in every marker while the rest is stored.
     """
     if fits(result, limits):
         return result
-    return await _Guard(limits, store).apply(result, structured_required)
+    required = structured_required or output is not None
+    return await _Guard(limits, store, follow).apply(result, required, output)
 
 
 def fits(result: CallResult, limits: PayloadLimits) -> bool:
@@ -92,10 +103,24 @@ def fits(result: CallResult, limits: PayloadLimits) -> bool:
 class _Guard:
     """The slow path: one result that reaches a limit."""
 
-    def __init__(self, limits: PayloadLimits, store: BlobStore) -> None:
+    def __init__(self, limits: PayloadLimits, store: BlobStore, follow: Follow | None) -> None:
         self.limits = limits
         self.store = store
-        self.kept_for = _duration(limits.ttl)
+        self.follow = follow if limits.offload else None
+        self.kept_for = duration(limits.ttl)
+
+    def call(self, uri: str | None, at: int = 0, path: str | None = None) -> str | None:
+        """The sentence naming the continuation call for what is stored at `uri` from `at`."""
+        if uri is None or self.follow is None:
+            return None
+        key = blob_key(uri)
+        return None if key is None else self.follow.sentence(self.follow.ref(key, at, path))
+
+    def next_call(self, uri: str, at: int, path: str) -> dict[str, Any] | None:
+        key = blob_key(uri)
+        if key is None or self.follow is None:
+            return None
+        return self.follow.next_call(self.follow.ref(key, at, path))
 
     async def offload(self, data: bytes, mime_type: str) -> str | None:
         """Store `data`; its URI, or None when offloading is off or the store fails."""
@@ -111,17 +136,30 @@ class _Guard:
             return None
         return blob_uri(key)
 
-    async def apply(self, result: CallResult, structured_required: bool) -> CallResult:
+    async def apply(
+        self, result: CallResult, structured_required: bool, output: OutputSpec | None
+    ) -> CallResult:
         content = result.content
         structured = result.structured_json
         is_error = result.is_error
+        meta = result.meta
+        lifted = result.lifted
         limit = self.limits.structured
         if structured is not None and limit is not None and len(structured) > limit:
             text = structured.decode()
             if len(text) > limit:
-                content = await self._structured(text, structured, limit, content, result.lifted)
-                structured = None
-                is_error = is_error or structured_required
+                items = None if is_error else _valid_cut(structured, limit, output)
+                if items is not None:
+                    cut, partial = await self._items(items, structured, limit)
+                    own = bool(content) and not lifted
+                    content = (*content, *cut)
+                    lifted = not own
+                    structured = items.raw
+                    meta = {**(meta or {}), PARTIAL: partial}
+                else:
+                    content = await self._structured(text, structured, limit, content, lifted)
+                    structured = None
+                    is_error = is_error or structured_required
         content = await self._content(content)
         if content is result.content and structured is result.structured_json:
             return result
@@ -130,7 +168,48 @@ class _Guard:
             content=content,
             structured_json=structured,
             is_error=is_error,
-            lifted=result.lifted and structured is not None,
+            meta=meta,
+            lifted=lifted and structured is not None,
+        )
+
+    async def _items(
+        self, items: ItemCut, raw: bytes, limit: int
+    ) -> tuple[tuple[ContentBlock, ...], dict[str, Any]]:
+        """The marker (and link) of a value cut at an element boundary, and its `_meta`."""
+        uri = await self.offload(raw, "application/json")
+        call = self.call(uri, items.sent, items.path)
+        if uri is None:
+            where = ASK_LESS
+        elif call is None:
+            where = f"The full JSON is at resource {uri}; read it with resources/read"
+        else:
+            where = (
+                f"For the next items, {call} The full JSON is also at resource {uri}; read it"
+                " with resources/read"
+            )
+        holder = "the result" if items.path == "" else f'"{items.path}"'
+        marker = Text(
+            f"[partial: {holder} holds the first {items.sent:,} of {items.total:,} items; the"
+            f" whole value is over this server's limit of {limit:,} characters. {where}]"
+        )
+        partial: dict[str, Any] = {"path": items.path, "sent": items.sent, "total": items.total}
+        if uri is not None:
+            following = self.next_call(uri, items.sent, items.path)
+            if following is not None:
+                partial["next"] = following
+            return (marker, self._json_link(uri, raw)), partial
+        return (marker,), partial
+
+    def _json_link(self, uri: str, raw: bytes) -> ResourceLink:
+        return ResourceLink(
+            uri=uri,
+            name="result.json",
+            mime_type="application/json",
+            size=len(raw),
+            description=(
+                f"The full structured result ({len(raw.decode()):,} characters of JSON);"
+                f" stored for {self.kept_for}."
+            ),
         )
 
     # --- structured content ------------------------------------------------------------
@@ -149,28 +228,20 @@ class _Guard:
         references count from 2) rather than being the tool's own text.
         """
         uri = await self.offload(raw, "application/json")
-        where = (
-            f"The full JSON is at resource {uri}; read it with resources/read" if uri else ASK_LESS
-        )
         total = len(text)
-        link: tuple[ContentBlock, ...] = ()
-        if uri:
-            link = (
-                ResourceLink(
-                    uri=uri,
-                    name="result.json",
-                    mime_type="application/json",
-                    size=len(raw),
-                    description=(
-                        f"The full structured result ({total:,} characters of JSON);"
-                        f" stored for {self.kept_for}."
-                    ),
-                ),
-            )
+        link: tuple[ContentBlock, ...] = (self._json_link(uri, raw),) if uri else ()
+
+        def where(at: int, rest: str) -> str:
+            call = self.call(uri, at)
+            if uri is None:
+                return ASK_LESS
+            also = f"{rest}, {call} The full JSON is also" if call else "The full JSON is"
+            return f"{also} at resource {uri}; read it with resources/read"
+
         if content and not lifted:  # the tool wrote its own text; say what is missing
             note = Text(
                 f"[structuredContent left out: the structured result is {total:,} characters of"
-                f" JSON, over this server's limit of {limit:,} characters. {where}]"
+                f" JSON, over this server's limit of {limit:,} characters. {where(0, 'For it')}]"
             )
             return (*content, note, *link)
 
@@ -178,7 +249,7 @@ class _Guard:
             return (
                 f"\n…[truncated: showing {kept:,} of {total:,} characters of JSON. The structured"
                 f" result is over this server's limit of {limit:,} characters, so this preview is"
-                f" sent instead of structuredContent. {where}]"
+                f" sent instead of structuredContent. {where(kept, 'For the rest of the JSON')}]"
             )
 
         caps = (self.limits.text_block, self.limits.text_result, limit)
@@ -263,12 +334,20 @@ class _Guard:
         text = block.text
         raw = text.encode()
         uri = await self.offload(raw, "text/plain")
-        where = (
-            f"The full text is at resource {uri}; read it with resources/read" if uri else ASK_LESS
-        )
         total = len(text)
 
         def marker(kept: int) -> str:
+            # The continuation starts where the kept text ends: kept + every part is the text.
+            call = self.call(uri, kept)
+            if uri is None:
+                where = ASK_LESS
+            elif call is None:
+                where = f"The full text is at resource {uri}; read it with resources/read"
+            else:
+                where = (
+                    f"For the rest, {call} The full text is also at resource {uri}; read it"
+                    " with resources/read"
+                )
             return f"\n…[truncated: showing {kept:,} of {total:,} characters. {where}]"
 
         out: list[ContentBlock] = [
@@ -302,12 +381,16 @@ class _Guard:
         count = f"{len(dropped)} more text block{'s' if several else ''}"
         chars = sum(len(t) for t in dropped)
         joined_by = ", joined by blank lines" if several else ""
+        call = self.call(uri)
+        also = " also" if call else ""
         where = (
-            f"{'They are' if several else 'It is'} at resource {uri}{joined_by};"
+            f"{'They are' if several else 'It is'}{also} at resource {uri}{joined_by};"
             " read it with resources/read"
             if uri
             else ASK_LESS
         )
+        if call is not None:
+            where = f"For {'them' if several else 'it'}, {call} {where}"
         out: list[ContentBlock] = [
             Text(
                 f"[omitted: {count} ({chars:,} characters) over this result's limit of"
@@ -348,7 +431,7 @@ class _Guard:
             size=len(raw),
             description=(
                 f"{what[0].upper()}{what[1:]}, too large to send inline (room for {max(cap, 0):,}"
-                f" characters); stored for {self.kept_for}; read it with resources/read."
+                f" characters); stored for {self.kept_for}; {self._read_it(uri)}"
             ),
             annotations=block.annotations,
         )
@@ -385,13 +468,31 @@ class _Guard:
             description=(
                 f"{what[0].upper()}{what[1:]} of {size:,} bytes, too large to send inline"
                 f" (limit {limit:,} bytes{scope}); stored for {self.kept_for};"
-                " read it with resources/read."
+                f" {self._read_it(uri if scope else None)}"
             ),
             annotations=block.annotations,
         )
 
+    def _read_it(self, uri: str | None) -> str:
+        """How to read a linked payload: resources/read, and the continuation where a tool
+        result can carry it (text, or a binary within the per-block limit)."""
+        call = self.call(uri)
+        return f"read it with resources/read, or {call}" if call else "read it with resources/read."
 
-def _duration(seconds: float) -> str:
+
+def _valid_cut(raw: bytes, limit: int, output: OutputSpec | None) -> ItemCut | None:
+    """A cut at an element boundary that the tool's output schema accepts, if there is one."""
+    items = cut_items(raw, limit, output.schema if output is not None else None)
+    if items is None or output is None:
+        return items
+    try:
+        output.check_json(items.raw, items.value)
+    except OutputMismatch:
+        return None
+    return items
+
+
+def duration(seconds: float) -> str:
     if seconds >= 120 and seconds % 60 == 0:
         return f"{int(seconds // 60)} minutes"
     return f"{seconds:g} seconds"

@@ -92,7 +92,10 @@ _TARGETS = {
 
 def _registered(server: Server, target: _Target, name: str) -> bool:
     """The tool or prompt a request names is one the server has."""
-    return name in server._tools if target.tool else name in server.prompts
+    if target.tool:
+        builtin = server.continuation
+        return name in server._tools or (builtin is not None and name == builtin.name)
+    return name in server.prompts
 
 
 def _api_only(provider: Any) -> bool:

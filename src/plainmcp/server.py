@@ -20,6 +20,9 @@ from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
 from plainmcp.context import Context
+from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
+from plainmcp.continuation import Follow
+from plainmcp.continuation import make as continuation_tool
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
@@ -29,7 +32,7 @@ from plainmcp.prompts import Prompts
 from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.telemetry import Telemetry, instrument
-from plainmcp.tools import Tool, make_tool
+from plainmcp.tools import Tool, check_name, make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.request_state import StateSigner
@@ -72,6 +75,8 @@ class Server:
         lifespan: Callable[[Server], Any] | None = None,
         middleware: Sequence[Middleware] = (),
         hide_unauthorized: bool = False,
+        continuation: str | None = DEFAULT_CONTINUATION,
+        describe_parts: bool = True,
     ) -> None:
         self.name = name
         self.version = version
@@ -113,8 +118,16 @@ class Server:
         self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
         """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
         self.state_signer = StateSigner(state_secret, ttl=state_ttl)
-        """Signs the requestState of input-required results (2026-07-28). Give every process
-        that serves the same clients one secret (state_secret= or PLAINMCP_STATE_SECRET)."""
+        """Signs the requestState of input-required results (2026-07-28), and the refs of the
+        continuation. Give every process that serves the same clients one secret (state_secret=
+        or PLAINMCP_STATE_SECRET)."""
+        self._continuation = None if continuation is None else check_name(continuation)
+        """The name of the built-in tool that returns the next part of a cut result
+        (docs/results.md, "Reading the rest"); listed and callable while offloading is on."""
+        self._continuation_tool: Tool | None = None
+        self.describe_parts = describe_parts
+        """Tools whose results may be cut in parts get a sentence saying so in their
+        description (False: descriptions stay as written)."""
         self.telemetry = telemetry
         """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
         self._instruments = instrument(telemetry) if telemetry is not None else None
@@ -128,7 +141,7 @@ class Server:
         self._tools_offload = False
         """Some tool's own limits offload (so resources/read serves blobs, whatever the
         server's payload_limits say)."""
-        self._tool_pages: dict[str, list[dict[str, Any]]] = {}
+        self._tool_pages: dict[tuple[str, bool, int | None, str], list[dict[str, Any]]] = {}
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
         self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
@@ -182,6 +195,12 @@ class Server:
         tool = make_tool(fn, **settings)
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
+        if tool.name == self._continuation:
+            raise ValueError(
+                f"a tool named {tool.name!r} would hide the built-in continuation of that name;"
+                " rename the tool, or give the continuation another name with"
+                f" Server(continuation=...) (None turns it off)"
+            )
         self._tools[tool.name] = tool
         self._tools_changed()
         return tool
@@ -193,6 +212,22 @@ class Server:
     @property
     def tools(self) -> Mapping[str, Tool]:
         return dict(self._tools)
+
+    @property
+    def continuation(self) -> Tool | None:
+        """The continuation tool while it is offered (offloading on), else None."""
+        if self._continuation is None or not self.payload_limits.offload:
+            return None
+        built = self._continuation_tool
+        if built is None or built.name != self._continuation:
+            built = self._continuation_tool = continuation_tool(self, self._continuation)
+        return built
+
+    @property
+    def follow(self) -> Follow | None:
+        """How markers name the continuation (None while it is not offered)."""
+        tool = self.continuation
+        return None if tool is None else Follow(tool.name, self.state_signer)
 
     def resource(self, uri: str, **settings: Any) -> Callable[[F], F]:
         """Register a function as the resource at `uri`; `{name}` in it makes a template.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from plainmcp import agreement, encoding, images
+from plainmcp import agreement, encoding, images, paging
 from plainmcp.content import ContentBlock, ContentError, Icon
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
@@ -85,6 +85,9 @@ class Tool:
     examples: tuple[dict[str, Any], ...] = ()
     """Sample arguments (`examples=[{...}]`) that `plainmcp check` calls the tool with. No
     revision has a field for them, so they are sent nowhere."""
+    paged: bool = False
+    """Its return annotation is an iterator: its items are sent as a list, in parts if need be
+    (plainmcp.paging)."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -209,6 +212,7 @@ def make_tool(
     except ValueError as exc:
         raise ValueError(f"tool {name!r}: {exc}") from None
     output: OutputSpec | None = None
+    paged = False
     if output_schema is not None:
         if structured is False:
             raise ValueError("output_schema= and structured=False contradict each other")
@@ -219,6 +223,7 @@ def make_tool(
         except Exception as exc:  # unresolvable forward references
             raise TypeError(f"tool {name!r}: cannot read type hints: {exc}") from exc
         annotation = hints.get("return", inspect.Signature.empty)
+        paged, annotation = paging.item_annotation(annotation)
         if not _is_content_annotation(annotation):
             output = output_spec(annotation)
         if structured is True and output is None:
@@ -241,6 +246,7 @@ def make_tool(
         limits=limits,
         text_fallback=mode,
         examples=_examples(examples, name),
+        paged=paged,
     )
 
 
@@ -286,7 +292,31 @@ async def call_tool(
         value = await invoke(tool.spec, arguments, context, mask_errors, timeout)  # positional: hot
     except ToolError as exc:
         return error_result(exc.message)
+    if type(value) not in _VALUES and paging.is_paged(value):
+        return await _paged(value, tool, options, mask_errors)
     return shape(value, tool, options)
+
+
+_VALUES = (str, dict, list, int, float, bool, type(None), ToolResult)
+"""Return values that are never iterators (the common ones, skipped by type alone)."""
+
+
+async def _paged(value: Any, tool: Tool, options: ResultOptions, mask_errors: bool) -> CallResult:
+    """An iterator's items as a list: the structured value (a JSON array even without an output
+    schema, so that the guards can cut it at an item)."""
+    try:
+        items = await paging.drain(value, tool.name)
+    except ToolError as exc:
+        return error_result(exc.message)
+    except Exception as exc:
+        failure = FAILURES.unexpected(tool.name, exc, mask_errors)
+        return error_result(failure.message if isinstance(failure, ToolError) else str(failure))
+    if tool.output is not None:
+        return shape(items, tool, options)
+    try:
+        return CallResult(content=(), structured_json=dumps_data(items, options))
+    except (encoding.BlockInValue, encoding.EncodeError):
+        return shape(items, tool, options)
 
 
 UNSENDABLE_HINT = (

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.anyio
 SDK_SERVER = Path(__file__).parent / "sdk_server.py"
 URL = "http://127.0.0.1/mcp"
 
-app = Server("http-client-test", version="0.3.0")
+app = Server("http-client-test", version="0.3.0", continuation=None)
 
 
 @app.tool()

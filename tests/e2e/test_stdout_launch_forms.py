@@ -302,7 +302,7 @@ GATE_SERVER = """
 import os
 from plainmcp import Server
 
-app = Server("gate", version="1.0.0")
+app = Server("gate", version="1.0.0", continuation=None)
 
 
 @app.tool

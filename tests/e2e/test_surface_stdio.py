@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.continuation import as_documented
 from tests.e2e import test_stdio
 from tests.e2e.servers.surface import large_png, long_text
 from tests.e2e.test_stdio import Proc
@@ -66,9 +67,10 @@ def test_large_results_are_served_within_the_limits_and_read_back(start: Any, ve
     kept, marker = cut["text"].split("\n…", 1)
     text = long_text()
     assert text.startswith(kept) and text[len(kept) :].startswith("\n\n")
-    uri = marker.split("The full text is at resource ", 1)[1].split(";", 1)[0]
-    assert marker == (
-        "[truncated: showing 39,506 of 5,000,000 characters. The full text is at resource"
+    uri = marker.split("The full text is also at resource ", 1)[1].split(";", 1)[0]
+    assert as_documented(marker) == (
+        "[truncated: showing 39,506 of 5,000,000 characters. For the rest, call the tool"
+        ' read_more with arguments {"ref":"<ref>"}. The full text is also at resource'
         f" {uri}; read it with resources/read]"
     )
     if version >= "2025-06-18":

@@ -52,7 +52,7 @@ class Recorder(Middleware):
 
 
 def make_app(events: list[str], *middleware: Middleware) -> Server:
-    app = Server("mw", middleware=middleware)
+    app = Server("mw", middleware=middleware, continuation=None)
 
     @app.tool
     def add(a: int, b: int) -> int:

@@ -32,7 +32,14 @@ PNG = (
 )
 WAV = b"RIFF" + struct.pack("<I", 36) + b"WAVEfmt " + bytes(28) + b"data" + bytes(4)
 
-app = Server("blocks", version="1.2.3", title="Blocks", instructions="Test tools.", page_size=2)
+app = Server(
+    "blocks",
+    version="1.2.3",
+    title="Blocks",
+    instructions="Test tools.",
+    page_size=2,
+    continuation=None,
+)
 
 
 @app.tool

@@ -519,3 +519,27 @@ def test_the_payload_is_readable_but_not_secret() -> None:
     data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
     assert data["answers"] == ANSWERS
     assert SECRET.decode() not in json.dumps(data)
+
+
+# --- sealed refs (the continuation's) ----------------------------------------------------------
+
+
+def test_a_sealed_payload_opens_with_the_same_secret_only() -> None:
+    signer = StateSigner(SECRET)
+    token = signer.seal({"k": "key", "o": 12})
+    assert signer.unseal(token) == {"k": "key", "o": 12}
+    assert StateSigner(SECRET).unseal(token) == {"k": "key", "o": 12}  # another process
+    assert StateSigner(b"o" * 32).unseal(token) is None
+    mac = token.split(".")[1]
+    forged = base64.urlsafe_b64encode(b'{"k":"key","o":0}').rstrip(b"=").decode()
+    for bad in (f"{forged}.{mac}", token[:-1] + ("A" if token[-1] != "A" else "B"), "x", 5, None):
+        assert signer.unseal(bad) is None
+
+
+def test_a_sealed_ref_is_never_a_request_state_nor_the_other_way_round() -> None:
+    signer = StateSigner(SECRET)
+    state = signer.issue(method="tools/call", target="t", arguments={}, answers={})
+    assert signer.unseal(state) is None
+    with pytest.raises(StateError) as refused:
+        signer.verify(signer.seal({"k": "key"}), method="tools/call", target="t", arguments={})
+    assert refused.value.reason == "malformed"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from plainmcp import scopes
+from plainmcp import continuation, scopes
 from plainmcp.guards import fits, guard
 from plainmcp.hosts import adapt
 from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
@@ -26,31 +26,72 @@ if TYPE_CHECKING:
     from plainmcp.tools import Tool
 
 
+def listed(server: Server) -> list[Tool]:
+    """The tools `tools/list` shows: the registered ones, then the continuation if offered."""
+    tools = list(server._tools.values())
+    builtin = server.continuation
+    if builtin is not None:
+        tools.append(builtin)
+    return tools
+
+
 def tool_list(
     server: Server, rev: Revision, profile: HostProfile = GENERIC
 ) -> list[dict[str, Any]]:
     """Every tool rendered for `rev` (and for `profile`'s host, where it differs); built once
-    per revision and profile until the tools change."""
-    rendered = server._tool_pages.get(rev.version)
+    per revision and profile until the tools (or the limits their descriptions mention) change."""
+    builtin = server.continuation
+    limits = server.payload_limits
+    describe = builtin is not None and server.describe_parts
+    key = (rev.version, describe, limits.structured, "")
+    rendered = server._tool_pages.get(key)
     if rendered is None:
-        rendered = [definitions.tool(t, rev, server.options) for t in server._tools.values()]
-        server._tool_pages[rev.version] = rendered
+        rendered = [
+            definitions.tool(
+                t,
+                rev,
+                server.options,
+                continuation.describe(t.limits or limits, builtin.name)
+                if builtin is not None and describe and may_be_cut(t)
+                else None,
+            )
+            for t in server._tools.values()
+        ]
+        if builtin is not None:
+            rendered.append(definitions.tool(builtin, rev, server.options))
+        server._tool_pages[key] = rendered
     if profile is GENERIC:
         return rendered
-    key = f"{rev.version} {profile.key}"
-    for_host = server._tool_pages.get(key)
+    host_key = (rev.version, describe, limits.structured, profile.key)
+    for_host = server._tool_pages.get(host_key)
     if for_host is None:
-        limits = [
+        sizes = [
             adapt.advertised_limit(profile, t.limits or server.payload_limits)
-            for t in server._tools.values()
+            for t in listed(server)
         ]
         for_host = (
             rendered
-            if all(n is None for n in limits)
-            else adapt.tool_definitions(rendered, limits, "_meta" in rev.tool_fields)
+            if all(n is None for n in sizes)
+            else adapt.tool_definitions(rendered, sizes, "_meta" in rev.tool_fields)
         )
-        server._tool_pages[key] = for_host
+        server._tool_pages[host_key] = for_host
     return for_host
+
+
+def may_be_cut(tool: Tool) -> bool:
+    """A result of `tool` may arrive in parts: it pages (returns an iterator), or its output
+    schema is a list or an object with a list property, which the guards cut at elements."""
+    if tool.paged:
+        return True
+    schema = tool.output_schema
+    if schema is None:
+        return False
+    if schema.get("type") == "array":
+        return True
+    properties = schema.get("properties")
+    return isinstance(properties, dict) and any(
+        isinstance(p, dict) and p.get("type") == "array" for p in properties.values()
+    )
 
 
 async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
@@ -59,7 +100,7 @@ async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
     if server.hide_unauthorized and ex.principal is not None:
         rendered = [
             r
-            for t, r in zip(server._tools.values(), rendered, strict=True)
+            for t, r in zip(listed(server), rendered, strict=True)
             if scopes.allowed(t.scopes, ex.principal)
         ]
     tools, next_cursor = page(rendered, cursor, server.page_size)
@@ -70,7 +111,7 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     name = ex.params["name"]
     tool = server._tools.get(name)
     if tool is None:
-        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        tool = find(server, name)
     outcome = await run(server, ex, tool)
     return rendered(server, ex, outcome, tool)
 
@@ -89,9 +130,13 @@ def rendered(
 
 
 def find(server: Server, name: str) -> Tool:
-    """The tool `name`; -32602 naming it when there is none (`call` inlines it: hot)."""
+    """The tool `name` (the continuation included); -32602 naming it when there is none
+    (`call` inlines the common case: hot)."""
     tool = server._tools.get(name)
     if tool is None:
+        builtin = server.continuation
+        if builtin is not None and builtin.name == name:
+            return builtin
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
     return tool
 
@@ -127,7 +172,8 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
             outcome,
             limits,
             server.blob_store,
-            structured_required=tool.output_schema is not None,
+            output=tool.output,
+            follow=server.follow,
         )
     return outcome
 

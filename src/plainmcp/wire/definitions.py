@@ -58,13 +58,18 @@ def annotation_fields(value: Annotations, rev: Revision) -> dict[str, Any] | Non
 # --- definitions ---------------------------------------------------------------------------
 
 
-def tool(value: Tool, rev: Revision, options: ResultOptions) -> dict[str, Any]:
-    """A Tool definition for `tools/list`, without the fields the revision lacks."""
+def tool(
+    value: Tool, rev: Revision, options: ResultOptions, note: str | None = None
+) -> dict[str, Any]:
+    """A Tool definition for `tools/list`, without the fields the revision lacks. `note`: a
+    sentence the server adds to the description (how results over its limit arrive)."""
     out: dict[str, Any] = {"name": value.name}
     if value.title and "title" in rev.tool_fields:
         out["title"] = value.title
-    if value.description:
-        out["description"] = value.description
+    if value.description and note:
+        out["description"] = f"{value.description.rstrip()}\n\n{note}"
+    elif value.description or note:
+        out["description"] = value.description or note
     out["inputSchema"] = value.input_schema
     schema = value.output_schema
     if schema is not None and "outputSchema" in rev.tool_fields:

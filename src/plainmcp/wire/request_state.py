@@ -73,6 +73,9 @@ _PREFIX = "v1."
 _KEY_LABEL = b"plainmcp/request-state/v1"
 _TOKEN = re.compile(r"v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})")
 
+_SEAL_PREFIX = "ref1."
+_SEALED = re.compile(r"([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})")
+
 Reason = Literal["malformed", "tampered", "expired", "mismatch"]
 
 
@@ -287,6 +290,34 @@ class StateSigner:
         if state.principal != principal:
             raise _mismatch("another principal")
         return state
+
+    def seal(self, payload: Mapping[str, Any]) -> str:
+        """A short signed token carrying `payload` (JSON), for references handed to the model
+        (the continuation's refs): base64url JSON, ".", a 128-bit MAC under its own label, so it
+        never verifies as a requestState nor the other way round. No expiry: what it points to
+        expires in the blob store."""
+        body = _b64encode(_canonical(dict(payload)))
+        return f"{body}.{self._seal_mac(body)}"
+
+    def unseal(self, token: object) -> dict[str, Any] | None:
+        """The payload of a token `seal` issued with this secret; None for anything else."""
+        if not isinstance(token, str) or len(token) > self.max_length:
+            return None
+        match = _SEALED.fullmatch(token)
+        if match is None:
+            return None
+        body, mac = match.groups()
+        if not hmac.compare_digest(self._seal_mac(body).encode(), mac.encode()):
+            return None
+        try:
+            data = json.loads(_b64decode(body))
+        except (binascii.Error, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _seal_mac(self, body: str) -> str:
+        signed = (_SEAL_PREFIX + body).encode("ascii")
+        return _b64encode(hmac.new(self._key, signed, hashlib.sha256).digest()[:16])
 
     @staticmethod
     def _decode(raw: bytes) -> RequestState:
