@@ -11,6 +11,7 @@ import pytest
 from plainmcp import MemoryStore, PayloadLimits, Server
 from plainmcp.store import StoredBlob
 from tests.conftest import Session
+from tests.continuation import as_documented
 from tests.test_guards import big_text
 
 pytestmark = pytest.mark.anyio
@@ -95,8 +96,11 @@ async def test_a_tools_limits_cut_its_text_and_no_other_tools(revision: str) -> 
         # 1,000 characters with the marker: cut at the end of the 14th line (14 lines of 58
         # characters and the paragraph's blank line, less the line break the marker starts with),
         # the last line break in the final fifth of the room left beside the marker.
-        where = f"The full text is at resource {uri}; read it with resources/read"
-        assert text == {"type": "text", "text": TEXT[:812] + marker(812, where)}
+        where = (
+            'For the rest, call the tool read_more with arguments {"ref":"<ref>"}. The full'
+            f" text is also at resource {uri}; read it with resources/read"
+        )
+        assert as_documented(text["text"]) == TEXT[:579] + marker(579, where)
         assert len(text["text"]) <= 1000
         assert link == {
             "type": "resource_link",
@@ -138,11 +142,14 @@ async def test_a_tool_may_lift_the_limits_for_its_own_large_value(revision: str)
         assert everything["content"] == [{"type": "text", "text": compact}]
         assert everything["structuredContent"] == BIG
         assert everything["isError"] is False
-        # Under the server's limits the same value is too large for structuredContent.
+        # Under the server's limits the same value is cut at a row (docs/results.md).
         bounded = await call(s, revision, "bounded")
-        assert "structuredContent" not in bounded
-        assert bounded["isError"] is True
-        assert bounded["content"][0]["text"].startswith('{"rows":[{"id":0,"name":"row 0"}')
+        assert bounded["isError"] is False
+        rows = bounded["structuredContent"]["rows"]
+        assert rows == BIG["rows"][: len(rows)]
+        partial = bounded["_meta"]["plainmcp/partial"]
+        assert (partial["path"], partial["sent"], partial["total"]) == ("rows", len(rows), 3000)
+        assert len(json.dumps(bounded["structuredContent"], separators=(",", ":"))) <= 40_000
 
 
 async def test_a_tool_that_offloads_offers_resources_on_a_server_that_does_not() -> None:

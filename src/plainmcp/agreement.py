@@ -35,6 +35,12 @@ _settled: weakref.WeakSet[Tool] = weakref.WeakSet()
 """Tools already found to disagree (warned about, or no host would lose anything)."""
 
 
+def exempt(tool: Tool) -> None:
+    """`tool`'s text and value differ by design (the continuation: its text adds the next
+    call, which the value cannot carry): never warn about it."""
+    _settled.add(tool)
+
+
 def check(tool: Tool, content: Sequence[ContentBlock], raw: bytes, options: ResultOptions) -> None:
     """Warn, once per tool, when `content` does not agree with the structured JSON `raw`."""
     if tool in _settled or agrees(content, raw, options):

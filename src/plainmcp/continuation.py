@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import orjson
 from pydantic import Field
 
-from plainmcp import mime
+from plainmcp import agreement, mime
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, Text
 from plainmcp.context import Context
 from plainmcp.hosts.profiles import known, profile_for
@@ -98,7 +98,7 @@ def make(server: Server, name: str) -> Tool:
     ) -> ToolResult:
         return await _read(server, ctx, ref)
 
-    return make_tool(
+    tool = make_tool(
         read_more,
         name=name,
         description=(
@@ -108,6 +108,8 @@ def make(server: Server, name: str) -> Tool:
         annotations={"readOnlyHint": True, "openWorldHint": False},
         structured=False,
     )
+    agreement.exempt(tool)
+    return tool
 
 
 UNKNOWN_REF = (

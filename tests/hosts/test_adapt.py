@@ -34,7 +34,7 @@ class Count(BaseModel):
 
 
 def make_app(**settings: Any) -> Server:
-    app = Server("hosts", version="1", **settings)
+    app = Server("hosts", version="1", **{"continuation": None, **settings})
 
     @app.tool()
     def says_more() -> ToolResult:
@@ -232,7 +232,10 @@ async def test_the_limit_is_cached_per_revision_and_host() -> None:
     app = make_app(payload_limits=BIG)
     await listed_meta(app, "claude-code", "2025-11-25")
     await listed_meta(app, "plainmcp", "2025-11-25")
-    assert sorted(app._tool_pages) == ["2025-11-25", "2025-11-25 claude-code"]
+    assert sorted(key[0] + " " + key[3] for key in app._tool_pages) == [
+        "2025-11-25 ",
+        "2025-11-25 claude-code",
+    ]
     assert await listed_meta(app, "plainmcp", "2025-11-25") == [None] * 5
 
 
