@@ -1,7 +1,26 @@
-"""The client: a session (session.py; over HTTP: http.py), its typed results (results.py) and
-errors (errors.py)."""
+"""The client: a session (session.py; over HTTP: http.py), the revision it speaks (discover.py),
+the callbacks answering the server's questions (callbacks.py), its notifications
+(notifications.py, listen.py, stream.py), typed results (results.py) and errors (errors.py)."""
 
-from plainmcp.client.errors import CONNECTION_CLOSED, ConnectionClosed, McpError, SessionExpired
+from plainmcp.client.callbacks import (
+    CallbackError,
+    Elicitation,
+    ElicitResult,
+    Root,
+    SamplingMessage,
+    SamplingRequest,
+    SamplingResult,
+)
+from plainmcp.client.errors import (
+    CONNECTION_CLOSED,
+    ConnectionClosed,
+    McpError,
+    ProtocolViolation,
+    RequestTimeout,
+    SessionExpired,
+)
+from plainmcp.client.notifications import LogMessage, Progress
+from plainmcp.client.options import ClientOptions
 from plainmcp.client.results import (
     CallToolResult,
     ServerInfo,
@@ -12,15 +31,29 @@ from plainmcp.client.results import (
     parse_tool,
 )
 from plainmcp.client.session import Client
+from plainmcp.client.stream import ToolCall
 
 __all__ = [
     "CONNECTION_CLOSED",
     "CallToolResult",
+    "CallbackError",
     "Client",
+    "ClientOptions",
     "ConnectionClosed",
+    "ElicitResult",
+    "Elicitation",
+    "LogMessage",
     "McpError",
+    "Progress",
+    "ProtocolViolation",
+    "RequestTimeout",
+    "Root",
+    "SamplingMessage",
+    "SamplingRequest",
+    "SamplingResult",
     "ServerInfo",
     "SessionExpired",
+    "ToolCall",
     "ToolInfo",
     "UnknownContent",
     "parse_block",
