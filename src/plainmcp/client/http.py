@@ -232,6 +232,7 @@ async def connect(
         client = cls(link.send, tasks, **options)
         link.client = client
         client._abort = link.abort
+        client._mirrors = True
         try:
             await client._start()
             if listen and client.revision is not None and client.revision.handshake:

@@ -174,6 +174,8 @@ class Client:
         """The transport's own way to cancel a request (closing its HTTP stream, 2026-07-28):
         True when it did, else the client sends notifications/cancelled."""
         self._tool_schemas: dict[str, dict[str, Any]] = {}
+        self._mirrors = False
+        """The transport mirrors tool arguments into headers (HTTP): it needs the schemas."""
         self._listen = Listen(self)
         self._listeners.start(tasks)
 
@@ -388,6 +390,9 @@ class Client:
         """Call a tool. A failing tool gives `is_error=True`; protocol faults raise McpError.
 
         `timeout` and `on_progress` as for `request`; `call_tool_stream` iterates progress."""
+        if self._mirrors and self.revision is not None and not self.revision.handshake:
+            if name not in self._tool_schemas:  # its x-mcp-header arguments go as headers
+                await self.list_tools()
         result = await self.request(
             "tools/call",
             {"name": name, "arguments": dict(arguments or {})},
