@@ -390,9 +390,8 @@ class Client:
         """Call a tool. A failing tool gives `is_error=True`; protocol faults raise McpError.
 
         `timeout` and `on_progress` as for `request`; `call_tool_stream` iterates progress."""
-        if self._mirrors and self.revision is not None and not self.revision.handshake:
-            if name not in self._tool_schemas:  # its x-mcp-header arguments go as headers
-                await self.list_tools()
+        if self._needs_schema(name):  # its x-mcp-header arguments go as headers
+            await self.list_tools()
         result = await self.request(
             "tools/call",
             {"name": name, "arguments": dict(arguments or {})},
@@ -437,6 +436,16 @@ class Client:
         await self._listen.change(remove=uri)
 
     # --- plumbing --------------------------------------------------------------------------
+
+    def _needs_schema(self, name: str) -> bool:
+        """A stateless HTTP call of a tool whose input schema the client has not seen."""
+        rev = self.revision
+        return (
+            self._mirrors
+            and rev is not None
+            and not rev.handshake
+            and name not in self._tool_schemas
+        )
 
     def client_capabilities(self, rev: Revision) -> dict[str, Any]:
         return self._callbacks.capabilities(rev)
