@@ -35,12 +35,14 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+# The handshake revision: these tests pin what a session's initialize gives (tests/client/
+# covers every revision, the default protocol="auto" included).
 def memory(**kw: Any) -> AbstractAsyncContextManager[Client]:
-    return Client.memory(app, **kw)
+    return Client.memory(app, **{"protocol": "2025-11-25", **kw})
 
 
 def stdio(**kw: Any) -> AbstractAsyncContextManager[Client]:
-    return Client.stdio(sys.executable, str(BLOCKS), **kw)
+    return Client.stdio(sys.executable, str(BLOCKS), **{"protocol": "2025-11-25", **kw})
 
 
 @pytest.fixture(params=["memory", "stdio"])
@@ -198,7 +200,7 @@ async def test_older_revision(opener: Callable[..., AbstractAsyncContextManager[
 
 
 async def test_unknown_protocol_version() -> None:
-    with pytest.raises(ValueError, match="protocol_version"):
+    with pytest.raises(ValueError, match="protocol must be 'auto' or one of 2024-11-05, "):
         async with memory(protocol_version="1999-01-01"):
             pass
 

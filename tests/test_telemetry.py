@@ -23,6 +23,8 @@ TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 CLIENT_SPAN = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{TRACE_ID}-{CLIENT_SPAN}-01"
 
+HANDSHAKE = "2025-11-25"  # the spans and attributes below are a session's
+
 
 class Steps:
     """A clock that advances a quarter second each time it is read."""
@@ -73,7 +75,7 @@ async def test_a_traced_tool_call_is_one_server_span_whose_parent_is_the_callers
     sdk: Sdk,
 ) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         result = await client.request(
             "tools/call",
             {
@@ -118,7 +120,7 @@ async def test_a_traced_tool_call_is_one_server_span_whose_parent_is_the_callers
 
 async def test_a_protocol_error_records_its_json_rpc_code(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         with pytest.raises(McpError):
             await client.request("tools/call", {"name": "nope", "arguments": {}})
     span = next(s for s in sdk.spans() if s.name == "tools/call nope")
@@ -150,7 +152,7 @@ async def test_a_protocol_error_records_its_json_rpc_code(sdk: Sdk) -> None:
 
 async def test_an_is_error_result_is_a_tool_error(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         result = await client.request("tools/call", {"name": "fail", "arguments": {}})
     assert result["isError"] is True
     span = next(s for s in sdk.spans() if s.name == "tools/call fail")
@@ -161,7 +163,7 @@ async def test_an_is_error_result_is_a_tool_error(sdk: Sdk) -> None:
 
 async def test_prompts_and_resources_name_their_target_as_the_conventions_say(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         await client.request("prompts/get", {"name": "greet", "arguments": {"name": "Ada"}})
         await client.request("resources/read", {"uri": "note://today"})
         await client.request("tools/list", {})
@@ -173,14 +175,14 @@ async def test_prompts_and_resources_name_their_target_as_the_conventions_say(sd
     assert spans["tools/list"]["mcp.method.name"] == "tools/list"
 
     named = traced_app(sdk, resource_uri_in_span_name=True)
-    async with Client.memory(named) as client:
+    async with Client.memory(named, protocol=HANDSHAKE) as client:
         await client.request("resources/read", {"uri": "note://today"})
     assert "resources/read note://today" in [span.name for span in sdk.spans()]
 
 
 async def test_subscribe_and_unsubscribe_spans_name_their_resource(sdk: Sdk) -> None:
     app = traced_app(sdk, resource_uri_in_span_name=True)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         await client.request("resources/subscribe", {"uri": "note://today"})
         await client.request("resources/unsubscribe", {"uri": "note://today"})
     spans = {span.name: dict(span.attributes or {}) for span in sdk.spans()}
@@ -192,7 +194,7 @@ async def test_subscribe_and_unsubscribe_spans_name_their_resource(sdk: Sdk) -> 
 
 async def test_baggage_from_meta_reaches_the_tool(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         result = await client.request(
             "tools/call",
             {"name": "who", "_meta": {"traceparent": TRACEPARENT, "baggage": "user=alice"}},
@@ -202,7 +204,7 @@ async def test_baggage_from_meta_reaches_the_tool(sdk: Sdk) -> None:
 
 async def test_bad_trace_context_is_ignored_not_an_error(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         for bad in (7, "00-zz-zz-01", ["x"], f"00-{'0' * 32}-{CLIENT_SPAN}-01"):
             result = await client.request(
                 "tools/call",
@@ -215,9 +217,11 @@ async def test_bad_trace_context_is_ignored_not_an_error(sdk: Sdk) -> None:
 
 async def test_arguments_and_results_are_recorded_only_when_asked_for(sdk: Sdk) -> None:
     call = {"name": "add", "arguments": {"a": 2, "b": 3}}
-    async with Client.memory(traced_app(sdk)) as client:
+    async with Client.memory(traced_app(sdk), protocol=HANDSHAKE) as client:
         await client.request("tools/call", call)
-    async with Client.memory(traced_app(sdk, record_arguments=True, record_results=True)) as client:
+    async with Client.memory(
+        traced_app(sdk, record_arguments=True, record_results=True), protocol=HANDSHAKE
+    ) as client:
         await client.request("tools/call", call)
     plain, recorded = (dict(s.attributes or {}) for s in sdk.spans() if s.name == "tools/call add")
     assert "gen_ai.tool.call.arguments" not in plain
@@ -228,7 +232,7 @@ async def test_arguments_and_results_are_recorded_only_when_asked_for(sdk: Sdk) 
 
 async def test_operation_and_session_durations(sdk: Sdk) -> None:
     app = traced_app(sdk)
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         await client.request("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})
         await client.request("tools/call", {"name": "fail", "arguments": {}})
     operations = {
@@ -282,7 +286,7 @@ async def test_no_span_and_no_sdk_work_when_telemetry_is_off(sdk: Sdk) -> None:
         return a + b
 
     assert app._instruments is None
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol=HANDSHAKE) as client:
         await client.request(
             "tools/call",
             {"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": {"traceparent": TRACEPARENT}},
@@ -380,7 +384,7 @@ def add(a: int, b: int) -> int:
     return a + b
 
 async def main() -> None:
-    async with Client.memory(app) as client:
+    async with Client.memory(app, protocol="2025-11-25") as client:
         print((await client.call_tool("add", {"a": 1, "b": 2})).text, served)
         exporter = InMemorySpanExporter()
         provider = TracerProvider()

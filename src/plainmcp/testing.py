@@ -23,11 +23,12 @@ import anyio
 
 from plainmcp.client import CallToolResult, Client, ToolInfo
 from plainmcp.server import Server
-from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
+from plainmcp.wire.revisions import LATEST_HANDSHAKE
+from plainmcp.wire.revisions import REVISIONS as ALL_REVISIONS
 
 __all__ = ["REVISIONS", "call", "connect", "list_tools", "render_all"]
 
-REVISIONS: tuple[str, ...] = HANDSHAKE_VERSIONS
+REVISIONS: tuple[str, ...] = tuple(ALL_REVISIONS)
 """The revisions `render_all` renders a call in by default: every one the client speaks."""
 
 _CALLBACKS = ("elicit", "sample", "roots", "on_progress", "on_log")
@@ -41,8 +42,7 @@ def connect(
     `options` go to `Client.memory`: the callbacks answering the server's requests, and
     `principal` to authenticate the session (a `plainmcp.Principal`: its scopes are checked).
     """
-    # `protocol` is the client's protocol_version (the Client's own `protocol=` once it has one)
-    return Client.memory(app, protocol_version=protocol, **options)
+    return Client.memory(app, protocol=protocol, **options)
 
 
 def call(

@@ -3,7 +3,6 @@ the official Python SDK's server over uvicorn (tests/client/sdk_server.py)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import httpx2
 import pytest
 
 from plainmcp import Context, Server, Text
-from plainmcp.client import Client, McpError, SessionExpired
+from plainmcp.client import Client, LogMessage, McpError, Progress, SessionExpired
 from plainmcp.transports.http.app import HttpApp
 from tests.http_server import HttpServer, http_server
 
@@ -21,6 +20,7 @@ pytestmark = pytest.mark.anyio
 
 SDK_SERVER = Path(__file__).parent / "sdk_server.py"
 URL = "http://127.0.0.1/mcp"
+HANDSHAKE = "2025-11-25"  # these tests pin the session; test_http_stateless.py: 2026-07-28
 
 app = Server("http-client-test", version="0.3.0", continuation=None)
 
@@ -75,7 +75,7 @@ async def test_calls_over_the_asgi_app_reuse_one_session_and_delete_it_at_close(
     served: tuple[HttpApp, Recording],
 ) -> None:
     http_app, recording = served
-    async with Client.http(URL, transport=recording, listen=False) as client:
+    async with Client.http(URL, protocol=HANDSHAKE, transport=recording, listen=False) as client:
         assert (client.protocol_version, client.server_info.name) == ("2025-11-25", app.name)
         assert [(t.name, t.description) for t in await client.list_tools()] == [
             ("add", "Add two integers."),
@@ -100,27 +100,33 @@ async def test_calls_over_the_asgi_app_reuse_one_session_and_delete_it_at_close(
 
 
 async def test_progress_and_log_notifications_arrive_on_the_calls_sse_answer(
-    served: tuple[HttpApp, Recording], caplog: pytest.LogCaptureFixture
+    served: tuple[HttpApp, Recording],
 ) -> None:
     _, recording = served
-    caplog.set_level(logging.DEBUG, logger="plainmcp.client")
-    async with Client.http(URL, transport=recording, listen=False) as client:
-        result = await client.request(
-            "tools/call",
-            {"name": "count", "arguments": {"n": 2}, "_meta": {"progressToken": "p"}},
-        )
-    assert result["content"] == [{"type": "text", "text": "counted to 2"}]
-    assert [r.getMessage() for r in caplog.records if r.name == "plainmcp.client"] == [
-        "notification from the server: notifications/progress",
-        "notification from the server: notifications/message",
-    ] * 2
+    heard: list[object] = []
+    async with Client.http(
+        URL,
+        protocol=HANDSHAKE,
+        transport=recording,
+        listen=False,
+        on_progress=heard.append,
+        on_log=heard.append,
+    ) as client:
+        result = await client.call_tool("count", {"n": 2})
+    assert result.text == "counted to 2"
+    assert heard == [
+        Progress(1, 2, token=2),
+        LogMessage("info", "counted 1"),
+        Progress(2, 2, token=2),
+        LogMessage("info", "counted 2"),
+    ]
 
 
 async def test_a_forgotten_session_answers_404_and_the_client_says_it_expired(
     served: tuple[HttpApp, Recording],
 ) -> None:
     http_app, recording = served
-    async with Client.http(URL, transport=recording, listen=False) as client:
+    async with Client.http(URL, protocol=HANDSHAKE, transport=recording, listen=False) as client:
         [session] = http_app.sessions
         http_app.sessions.end(session)
         with pytest.raises(SessionExpired) as caught:
@@ -138,7 +144,7 @@ async def test_the_get_stream_is_opened_in_the_session_and_ended_by_the_delete(
     served: tuple[HttpApp, Recording],
 ) -> None:
     http_app, recording = served
-    async with Client.http(URL, transport=recording) as client:
+    async with Client.http(URL, protocol=HANDSHAKE, transport=recording) as client:
         await recording.got.wait()
         [session] = http_app.sessions
         assert (await client.call_tool("add", {"a": 1, "b": 1})).text == "2"
@@ -152,7 +158,12 @@ async def test_a_bearer_token_and_extra_headers_go_with_every_request(
 ) -> None:
     _, recording = served
     async with Client.http(
-        URL, transport=recording, listen=False, auth="s3cret", headers={"x-trace": "t1"}
+        URL,
+        protocol=HANDSHAKE,
+        transport=recording,
+        listen=False,
+        auth="s3cret",
+        headers={"x-trace": "t1"},
     ) as client:
         await client.ping()
     assert [(h["authorization"], h["x-trace"]) for _, h in recording.seen] == [
@@ -165,7 +176,7 @@ async def test_an_httpx2_auth_object_signs_the_requests(
 ) -> None:
     _, recording = served
     async with Client.http(
-        URL, transport=recording, listen=False, auth=httpx2.BasicAuth("u", "p")
+        URL, protocol=HANDSHAKE, transport=recording, listen=False, auth=httpx2.BasicAuth("u", "p")
     ) as client:
         await client.ping()
     assert {h["authorization"] for _, h in recording.seen} == {"Basic dTpw"}
@@ -176,7 +187,9 @@ async def test_a_refused_initialize_raises_the_servers_error() -> None:
     async with http_app.lifespan():
         with pytest.raises(McpError) as caught:
             async with Client.http(
-                "http://other.test/mcp", transport=httpx2.ASGITransport(http_app)
+                "http://other.test/mcp",
+                protocol=HANDSHAKE,
+                transport=httpx2.ASGITransport(http_app),
             ):
                 pass
     assert caught.value.message == "HTTP 421: Misdirected Request: this Host is not served here"
@@ -191,29 +204,28 @@ def sdk() -> Iterator[HttpServer]:
         yield server
 
 
-async def test_sdk_server_tools_progress_and_log(
-    sdk: HttpServer, caplog: pytest.LogCaptureFixture
-) -> None:
-    caplog.set_level(logging.DEBUG, logger="plainmcp.client")
-    async with Client.http(sdk.url) as client:
+async def test_sdk_server_tools_progress_and_log(sdk: HttpServer) -> None:
+    heard: list[object] = []
+    async with Client.http(
+        sdk.url, protocol=HANDSHAKE, on_progress=heard.append, on_log=heard.append
+    ) as client:
         assert (client.protocol_version, client.server_info.name) == ("2025-11-25", "sdk-http")
         assert client.server_info.version == "1.2.3"
         assert [t.name for t in await client.list_tools()] == ["add", "count", "greet"]
         result = await client.call_tool("add", {"a": 2, "b": 3})
         assert (result.content, result.structured) == ([Text("5")], {"result": 5})
-        counted = await client.request(
-            "tools/call",
-            {"name": "count", "arguments": {"n": 2}, "_meta": {"progressToken": "p"}},
-        )
+        counted = await client.request("tools/call", {"name": "count", "arguments": {"n": 2}})
     assert counted == {
         "content": [{"type": "text", "text": "counted to 2"}],
         "structuredContent": {"result": "counted to 2"},
         "isError": False,
     }
-    assert [r.getMessage() for r in caplog.records if r.name == "plainmcp.client"] == [
-        "notification from the server: notifications/progress",
-        "notification from the server: notifications/message",
-    ] * 2
+    assert heard == [
+        Progress(1, 2, "step 1", token=4),
+        LogMessage("info", "counted 1"),
+        Progress(2, 2, "step 2", token=4),
+        LogMessage("info", "counted 2"),
+    ]
 
 
 async def test_sdk_servers_elicitation_is_answered_by_post_as_over_stdio(
@@ -221,7 +233,7 @@ async def test_sdk_servers_elicitation_is_answered_by_post_as_over_stdio(
 ) -> None:
     """The client offers no elicitation, so it answers "method not found" (a POSTed response);
     the SDK's tool passes that error on as the call's."""
-    async with Client.http(sdk.url) as client:
+    async with Client.http(sdk.url, protocol=HANDSHAKE) as client:
         with pytest.raises(McpError) as caught:
             await client.call_tool("greet", {})
         assert (await client.call_tool("add", {"a": 1, "b": 2})).text == "3"
@@ -233,7 +245,9 @@ async def test_sdk_servers_elicitation_is_answered_by_post_as_over_stdio(
 
 async def test_sdk_server_forgets_the_session_deleted_at_close(sdk: HttpServer) -> None:
     recording = Recording(httpx2.AsyncHTTPTransport())
-    async with Client.http(sdk.url, transport=recording, listen=False) as client:
+    async with Client.http(
+        sdk.url, protocol=HANDSHAKE, transport=recording, listen=False
+    ) as client:
         await client.ping()
     sid = recording.seen[1][1]["mcp-session-id"]
     assert session_headers(recording.seen) == [

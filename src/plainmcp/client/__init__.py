@@ -1,14 +1,29 @@
-"""The client: a session (session.py; over HTTP: http.py), its typed results (results.py;
-structured values: structured.py, hydrate.py) and errors (errors.py)."""
+"""The client: a session (session.py; over HTTP: http.py), the revision it speaks (discover.py),
+the callbacks answering the server's questions (callbacks.py), its notifications
+(notifications.py, listen.py, stream.py), typed results (results.py; structured values:
+structured.py, hydrate.py) and errors (errors.py)."""
 
+from plainmcp.client.callbacks import (
+    CallbackError,
+    Elicitation,
+    ElicitResult,
+    Root,
+    SamplingMessage,
+    SamplingRequest,
+    SamplingResult,
+)
 from plainmcp.client.errors import (
     CONNECTION_CLOSED,
     ConnectionClosed,
     McpError,
+    ProtocolViolation,
+    RequestTimeout,
     SessionExpired,
     ToolCallError,
 )
 from plainmcp.client.hydrate import plain
+from plainmcp.client.notifications import LogMessage, Progress
+from plainmcp.client.options import ClientOptions
 from plainmcp.client.results import (
     CallToolResult,
     Completion,
@@ -26,22 +41,36 @@ from plainmcp.client.results import (
     parse_tool,
 )
 from plainmcp.client.session import Client
+from plainmcp.client.stream import ToolCall
 
 __all__ = [
     "CONNECTION_CLOSED",
     "CallToolResult",
+    "CallbackError",
     "Client",
+    "ClientOptions",
     "Completion",
     "ConnectionClosed",
+    "ElicitResult",
+    "Elicitation",
+    "LogMessage",
     "McpError",
     "Page",
+    "Progress",
     "PromptArgumentInfo",
     "PromptInfo",
+    "ProtocolViolation",
     "ReadResourceResult",
+    "RequestTimeout",
     "ResourceInfo",
     "ResourceTemplateInfo",
+    "Root",
+    "SamplingMessage",
+    "SamplingRequest",
+    "SamplingResult",
     "ServerInfo",
     "SessionExpired",
+    "ToolCall",
     "ToolCallError",
     "ToolInfo",
     "UnknownContent",

@@ -68,3 +68,25 @@ def http_error(status: int, body: bytes) -> McpError:
     else:
         text = body.decode(errors="replace").strip()[:200]
     return McpError(INTERNAL_ERROR, f"HTTP {status}: {text}" if text else f"HTTP {status}")
+
+
+REQUEST_TIMEOUT = -32001
+"""The code of a request the client gave up waiting for (the official SDKs use it too)."""
+
+
+class RequestTimeout(McpError):
+    """No answer within the request's timeout; the server was told to cancel it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(REQUEST_TIMEOUT, message)
+
+
+class ProtocolViolation(ConnectionClosed):
+    """The server sent something that is not MCP (a malformed line, a message over the
+    client's size limit): the connection cannot be trusted any more and is closed."""
+
+
+def too_large(limit: int) -> ProtocolViolation:
+    return ProtocolViolation(
+        f"The server sent a message over the client's limit of {limit} bytes (max_message_size)"
+    )

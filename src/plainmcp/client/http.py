@@ -1,7 +1,11 @@
-"""Streamable HTTP for the client (`Client.http`), handshake revisions (2024-11-05 to 2025-11-25).
+"""Streamable HTTP for the client (`Client.http`), in every revision.
 
-`initialize` gets a session id (`Mcp-Session-Id`), sent with `MCP-Protocol-Version` on every
-later request. Each request is its own POST, read in a task of its own so that a slow call
+Handshake revisions (2024-11-05 to 2025-11-25): `initialize` gets a session id
+(`Mcp-Session-Id`), sent with `MCP-Protocol-Version` on every later request. 2026-07-28: no
+session; each request carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and its tool's
+`Mcp-Param-*` headers (`wire.request_headers`), and closing its stream cancels it.
+
+Each request is its own POST, read in a task of its own so that a slow call
 does not hold up the others; its answer is JSON or an SSE stream whose events (progress, log
 messages, the server's own requests, then the reply) reach the Client as stdio lines do. A GET
 stream carries the server's messages outside any request; DELETE ends the session at close.
@@ -13,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -25,10 +29,12 @@ from plainmcp.client.errors import (
     McpError,
     SessionExpired,
     http_error,
+    too_large,
 )
 from plainmcp.client.sse import EventReader
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import Request, RequestId
+from plainmcp.wire.request_headers import stateless_headers
 
 if TYPE_CHECKING:
     from plainmcp.client.session import Client
@@ -38,12 +44,10 @@ log = logging.getLogger("plainmcp.client")
 ACCEPT = "application/json, text/event-stream"
 
 
-def _request_ids(data: bytes) -> list[RequestId]:
-    """The ids of the requests in an outgoing message (none: a notification or a response)."""
+def _requests(data: bytes) -> list[Request]:
+    """The requests in an outgoing message (none: a notification or a response)."""
     parsed = jsonrpc.parse(data)
-    return [
-        m.id for m in (parsed if isinstance(parsed, list) else [parsed]) if isinstance(m, Request)
-    ]
+    return [m for m in (parsed if isinstance(parsed, list) else [parsed]) if isinstance(m, Request)]
 
 
 class HttpLink:
@@ -56,6 +60,8 @@ class HttpLink:
         self.client: Client | None = None
         self.session_id: str | None = None
         self.expired = False
+        self.stateless: dict[RequestId, anyio.CancelScope] = {}
+        """The stateless requests in flight, each its own POST (cancelled by closing it)."""
 
     def _headers(self, accept: str = ACCEPT) -> dict[str, str]:
         headers = {"accept": accept}
@@ -68,25 +74,61 @@ class HttpLink:
     async def send(self, data: bytes) -> None:
         """Requests are posted in a task (their answers arrive as the Client's replies);
         notifications and responses are posted in order, and their refusal raises here."""
-        ids = _request_ids(data)
-        if ids:
-            self.tasks.start_soon(self._post_request, data, ids)
+        requests = _requests(data)
+        if requests:
+            extra: dict[str, str] = {}
+            if len(requests) == 1:
+                extra = self._stateless_headers(requests[0])
+            scope = anyio.CancelScope()
+            if extra:
+                self.stateless[requests[0].id] = scope
+            self.tasks.start_soon(self._post_request, data, [r.id for r in requests], extra, scope)
         else:
             await self._post(data)
 
-    async def _post_request(self, data: bytes, ids: list[RequestId]) -> None:
+    def _stateless_headers(self, request: Request) -> dict[str, str]:
+        schema = None
+        if self.client is not None and request.method == "tools/call":
+            schema = self.client._tool_schemas.get(str(request.params.get("name")))
+        return stateless_headers(request.method, request.params, schema)
+
+    def abort(self, request_id: RequestId) -> bool:
+        """Cancel a stateless request by closing its stream (2026-07-28 has no
+        notifications/cancelled over HTTP); False for a session's request."""
+        scope = self.stateless.pop(request_id, None)
+        if scope is None:
+            return False
+        scope.cancel()
+        return True
+
+    async def _post_request(
+        self,
+        data: bytes,
+        ids: list[RequestId],
+        extra: dict[str, str],
+        scope: anyio.CancelScope,
+    ) -> None:
         assert self.client is not None
-        try:
-            await self._post(data)
-        except McpError as exc:
-            error = exc
-        else:
-            error = McpError(CONNECTION_CLOSED, "The server ended its HTTP answer without a reply")
+        error: McpError = McpError(
+            CONNECTION_CLOSED, "The server ended its HTTP answer without a reply"
+        )
+        with scope:
+            try:
+                await self._post(data, extra)
+            except McpError as exc:
+                error = exc
+            finally:
+                for request_id in ids:
+                    self.stateless.pop(request_id, None)
+        if scope.cancelled_caught:
+            return
         for request_id in ids:
             self.client._fail(request_id, error)
 
-    async def _post(self, data: bytes) -> None:
-        headers = {**self._headers(), "content-type": "application/json"}
+    async def _post(self, data: bytes, extra: dict[str, str] | None = None) -> None:
+        headers = {**self._headers(), "content-type": "application/json", **(extra or {})}
+        if extra:  # a stateless request: its own version header, and no session
+            headers.pop("mcp-session-id", None)
         try:
             async with self.http.stream("POST", self.url, content=data, headers=headers) as answer:
                 await self._read(answer)
@@ -111,14 +153,30 @@ class HttpLink:
         if kind == "text/event-stream":
             await self._events(answer)
         else:
-            body = await answer.aread()
+            body = await self._body(answer)
             if body.strip():
                 self.client._receive(body)
 
+    async def _body(self, answer: httpx2.Response) -> bytes:
+        """The answer's body, refused once it grows past the client's limit."""
+        assert self.client is not None
+        limit = self.client.max_message_size
+        body = bytearray()
+        async for chunk in answer.aiter_bytes():
+            body += chunk
+            if len(body) > limit:
+                raise too_large(limit)
+        return bytes(body)
+
     async def _events(self, answer: httpx2.Response) -> None:
         assert self.client is not None
+        limit = self.client.max_message_size
         reader = EventReader()
+        size = 0
         async for line in answer.aiter_lines():
+            size = size + len(line) if line else 0
+            if size > limit:
+                raise too_large(limit)
             event = reader.line(line)
             if event is not None and event[0] == "message":
                 self.client._receive(event[1].encode())
@@ -152,10 +210,10 @@ async def connect(
     *,
     headers: Mapping[str, str] | None,
     auth: str | httpx2.Auth | None,
-    protocol_version: str,
     listen: bool,
     timeout: float,
     transport: httpx2.AsyncBaseTransport | None,
+    options: Any,
 ) -> AsyncIterator[Client]:
     from plainmcp.client.session import _single_errors
 
@@ -171,11 +229,13 @@ async def connect(
     )
     async with http, _single_errors(), anyio.create_task_group() as tasks:
         link = HttpLink(http, url, tasks)
-        client = cls(link.send, tasks)
+        client = cls(link.send, tasks, **options)
         link.client = client
+        client._abort = link.abort
+        client._mirrors = True
         try:
-            await client._initialize(protocol_version)
-            if listen:
+            await client._start()
+            if listen and client.revision is not None and client.revision.handshake:
                 tasks.start_soon(link.listen)
             yield client
         finally:

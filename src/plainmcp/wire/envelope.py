@@ -12,6 +12,7 @@ from typing import Any
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
+    CLIENT_INFO,
     LOG_LEVEL,
     LOG_LEVELS,
     PROTOCOL_VERSION,
@@ -60,3 +61,27 @@ def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
             f"Method not found: {method} is not part of protocol revision {rev.version}",
         )
     return rev
+
+
+def stamp(
+    params: Mapping[str, Any] | None,
+    rev: Revision,
+    *,
+    capabilities: Mapping[str, Any],
+    client_info: Mapping[str, Any],
+    log_level: str | None = None,
+) -> dict[str, Any] | None:
+    """A client's request params as `rev` wants them: a stateless revision's `_meta` envelope
+    on every request (version, capabilities, who is asking, the log level it wants); a
+    handshake revision's params unchanged, since its session holds all that."""
+    if rev.handshake:
+        return dict(params) if params is not None else None
+    out = dict(params or {})
+    meta = dict(out.get("_meta") or {})
+    meta[PROTOCOL_VERSION] = rev.version
+    meta[CLIENT_CAPABILITIES] = dict(capabilities)
+    meta[CLIENT_INFO] = dict(client_info)
+    if log_level is not None:
+        meta[LOG_LEVEL] = log_level
+    out["_meta"] = meta
+    return out
