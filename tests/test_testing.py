@@ -91,6 +91,15 @@ def test_render_all_shows_one_call_in_every_revision() -> None:
             "structuredContent": {"result": 3},
             "isError": False,
         },
+        "2026-07-28": {
+            "content": [{"type": "text", "text": "3"}],
+            "structuredContent": 3,
+            "isError": False,
+            "resultType": "complete",
+            "_meta": {
+                "io.modelcontextprotocol/serverInfo": {"name": "under-test", "version": "0.1.0"}
+            },
+        },
     }
     assert render_all(app, "picture", revisions=["2024-11-05"]) == {
         "2024-11-05": {

@@ -179,8 +179,12 @@ async def test_tool_errors_are_results_unless_asked_to_raise() -> None:
     assert caught.value.result == result
 
 
-async def test_protocol_errors_raise_with_code_and_data() -> None:
-    async with Client.memory(app) as client:
+@pytest.mark.parametrize(
+    ("protocol", "not_found"), [("2025-11-25", -32002), ("2026-07-28", -32602)]
+)
+async def test_protocol_errors_raise_with_code_and_data(protocol: str, not_found: int) -> None:
+    # A missing resource is -32002 in the handshake revisions, -32602 at 2026-07-28.
+    async with Client.memory(app, protocol=protocol) as client:
         with pytest.raises(McpError) as unknown:
             await client.call_tool("nope", raise_on_error=True)
         with pytest.raises(McpError) as missing:
@@ -190,7 +194,7 @@ async def test_protocol_errors_raise_with_code_and_data() -> None:
         "Unknown tool: nope",
         None,
     )
-    assert (missing.value.code, missing.value.data) == (-32002, {"uri": "file:///nowhere"})
+    assert (missing.value.code, missing.value.data) == (not_found, {"uri": "file:///nowhere"})
 
 
 async def test_output_schemas_are_listed_once_and_kept() -> None:
@@ -198,9 +202,11 @@ async def test_output_schemas_are_listed_once_and_kept() -> None:
         methods: list[str] = []
         request = client.request
 
-        async def counting(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        async def counting(
+            method: str, params: dict[str, Any] | None = None, **options: Any
+        ) -> dict[str, Any]:
             methods.append(method)
-            return await request(method, params)
+            return await request(method, params, **options)
 
         client.request = counting  # type: ignore[method-assign]
         await client.call_tool("total", {"a": 1, "b": 2})
