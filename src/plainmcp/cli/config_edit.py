@@ -49,13 +49,17 @@ def _tomlkit() -> Any:
 
 def _toml_table(host: Host, text: str, path: tuple[str, ...], create: bool) -> tuple[Any, Any]:
     """The parsed document and the table at `path` (made when `create`, else None if absent)."""
-    tomlkit = _tomlkit()
-    from tomlkit.exceptions import ParseError
+    import re
+    import tomllib
 
-    try:
-        doc = tomlkit.parse(text)
-    except ParseError as exc:
-        raise Malformed(str(exc).split(" at line ")[0], exc.line) from None
+    try:  # the standard library's reader says where, for every kind of mistake
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r" \(at line (\d+), column \d+\)$", str(exc))
+        reason = str(exc)[: where.start()] if where else str(exc)
+        raise Malformed(reason, int(where.group(1)) if where else 0) from None
+    tomlkit = _tomlkit()
+    doc = tomlkit.parse(text)
     table: Any = doc
     for key in path:
         if key not in table:
@@ -99,9 +103,7 @@ def add(host: Host, text: str, path: tuple[str, ...], name: str, value: dict[str
         raise Exists(name)
     if host.format == "toml":
         doc, table = _toml_table(host, text, path, create=True)
-        if name in table:
-            del table[name]
-        table.add(name, _toml_value(value))
+        table[name] = _toml_value(value)  # in the old one's place, when there was one
         dumped: str = _tomlkit().dumps(doc)
         return dumped
     return _editor(host, text).set(path, name, value)

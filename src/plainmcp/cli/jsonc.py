@@ -253,7 +253,8 @@ class Editor:
         self.trailing_commas = trailing_commas
         self.root = parse(text, comments=comments, trailing_commas=trailing_commas)
         # A document on one line stays on one line.
-        one_line = "\n" not in text.strip() and self.root is not None and bool(self.root.members)
+        root = self.root
+        one_line = root is not None and bool(root.members) and "\n" not in text[root.start : root.end]
         self.unit: str | None = None if one_line else _unit(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
 
@@ -332,8 +333,10 @@ class Editor:
         at = self._end_of_line(after)
         if last.comma is None:
             # The comma goes right after the value, the member after a comment on that line.
-            return text[: last.value.end] + "," + text[last.value.end : at] + nl + indent + member + text[at:]
-        return text[:at] + nl + indent + member + text[at:]
+            head, middle = text[: last.value.end] + ",", text[last.value.end : at]
+            return head + middle + nl + indent + member + text[at:]
+        # A file that ends its members with a comma gets one after the new member too.
+        return text[:at] + nl + indent + member + "," + text[at:]
 
     def _end_of_line(self, at: int) -> int:
         """Past spaces and a comment that close the line at `at` (its newline), else `at`."""
