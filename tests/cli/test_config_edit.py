@@ -13,9 +13,7 @@ SERVERS = ("mcpServers",)
 
 
 def add(host: str, text: str, name: str = "demo", *, force: bool = False, keys=SERVERS) -> str:
-    return config_edit.add(
-        HOSTS[host], text, keys, name, entry(HOSTS[host], LAUNCH), force=force
-    )
+    return config_edit.add(HOSTS[host], text, keys, name, entry(HOSTS[host], LAUNCH), force=force)
 
 
 CURSOR_BEFORE = """\
@@ -141,17 +139,33 @@ def test_gemini_takes_comments_but_not_trailing_commas() -> None:
 @pytest.mark.parametrize(
     ("host", "text", "line", "message"),
     [
-        ("cursor", '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  \n', 5,
-         "'}' is missing at the end of the file"),
-        ("claude-code", '{\n  // no comments in strict JSON\n}\n', 2,
-         "comments are not allowed in this file"),
-        ("claude-desktop", '{\n  "mcpServers": {\n    "a": 1 "b": 2\n  }\n}\n', 3,
-         "expected ',' or '}'"),
+        (
+            "cursor",
+            '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  \n',
+            5,
+            "'}' is missing at the end of the file",
+        ),
+        (
+            "claude-code",
+            "{\n  // no comments in strict JSON\n}\n",
+            2,
+            "comments are not allowed in this file",
+        ),
+        (
+            "claude-desktop",
+            '{\n  "mcpServers": {\n    "a": 1 "b": 2\n  }\n}\n',
+            3,
+            "expected ',' or '}'",
+        ),
         ("vscode", '{\n  "servers": {"a": tru}\n}', 2, "unexpected 't'"),
         ("cursor", '{"mcpServers": "none"}', 1, '"mcpServers" is not an object'),
         ("cursor", "[]", 1, "the file must hold a JSON object"),
-        ("codex-cli", '[mcp_servers.a]\ncommand = "x"\ncommand = "y"\n', 3,
-         "Cannot overwrite a value"),
+        (
+            "codex-cli",
+            '[mcp_servers.a]\ncommand = "x"\ncommand = "y"\n',
+            3,
+            "Cannot overwrite a value",
+        ),
     ],
 )
 def test_a_malformed_file_is_refused_with_its_line(
@@ -163,7 +177,10 @@ def test_a_malformed_file_is_refused_with_its_line(
 
 
 def test_claude_code_local_scope_makes_the_project_entry() -> None:
-    text = '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n    }\n  }\n}\n'
+    text = (
+        '{\n  "numStartups": 3,\n  "projects": {\n    "/p": {\n      "allowedTools": []\n'
+        "    }\n  }\n}\n"
+    )
     keys = HOSTS["claude-code"].servers_path("local", "/p")
     host = HOSTS["claude-code"]
     value = entry(host, Remote("http://127.0.0.1:8000/mcp"))

@@ -90,8 +90,15 @@ def test_every_scope_of_every_host_is_pinned() -> None:
 @pytest.mark.parametrize(("host", "scope"), sorted(PLACES))
 def test_the_file_of_each_host_scope_and_os(host: str, scope: str) -> None:
     files = tuple(
-        str(resolve(HOSTS[host].places[scope][os_name], os_name, ENV[os_name], HOME[os_name],
-                    CWD[os_name]))
+        str(
+            resolve(
+                HOSTS[host].places[scope][os_name],
+                os_name,
+                ENV[os_name],
+                HOME[os_name],
+                CWD[os_name],
+            )
+        )
         for os_name in ("macos", "linux", "windows")
     )
     assert files == PLACES[(host, scope)]

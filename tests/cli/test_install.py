@@ -93,7 +93,9 @@ def test_an_entry_of_the_same_name_needs_force(
         " --name adds it under another name\n"
     )
     assert config.read_text() == before
-    assert run("install", "vscode", "server.py", "--scope", "project", "--force", "--env", "A=1") == 0
+    assert (
+        run("install", "vscode", "server.py", "--scope", "project", "--force", "--env", "A=1") == 0
+    )
     assert capsys.readouterr().out == f"VS Code (project scope): replaced notes in {config}\n"
     assert json.loads(config.read_text())["servers"]["notes"]["env"] == {"A": "1"}
 
@@ -153,11 +155,15 @@ def test_codex_toml_with_env_file_and_uninstall(
     config.parent.mkdir()
     config.write_text('# mine\nmodel = "o3"\n')
     (Path.cwd() / ".env").write_text("# keys\nexport TOKEN='s3cret'\nMODE=fast\n")
-    assert run("install", "codex-cli", "server.py:app", "--env-file", ".env", "--env", "MODE=slow") == 0
+    assert (
+        run("install", "codex-cli", "server.py:app", "--env-file", ".env", "--env", "MODE=slow")
+        == 0
+    )
     assert config.read_text() == (
         '# mine\nmodel = "o3"\n\n[mcp_servers.notes]\n'
         f"command = {json.dumps(sys.executable)}\n"
-        f'args = ["-m", "plainmcp", "run", {json.dumps(str(Path.cwd() / "server.py") + ":app")}]\n\n'
+        f"args = {json.dumps(['-m', 'plainmcp', 'run', str(Path.cwd() / 'server.py') + ':app'])}"
+        "\n\n"
         '[mcp_servers.notes.env]\nTOKEN = "s3cret"\nMODE = "slow"\n'
     )
     assert run("uninstall", "codex-cli", "notes") == 0
@@ -186,22 +192,35 @@ def test_the_default_claude_desktop_file(home: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["claude-desktop", "http://h/mcp"],
-         "Claude Desktop adds remote servers under Settings → Connectors, not in its config file"),
-        (["cursor", "http://h/mcp", "--env", "A=1"],
-         "--env: for a server the host starts, not a URL"),
+        (
+            ["claude-desktop", "http://h/mcp"],
+            "Claude Desktop adds remote servers under Settings → Connectors,"
+            " not in its config file",
+        ),
+        (
+            ["cursor", "http://h/mcp", "--env", "A=1"],
+            "--env: for a server the host starts, not a URL",
+        ),
         (["cursor", "server.py", "--header", "A: b"], "--header is for a remote server (a URL)"),
-        (["cursor", "server.py", "--scope", "local"],
-         "Cursor has no local scope (it has user, project)"),
+        (
+            ["cursor", "server.py", "--scope", "local"],
+            "Cursor has no local scope (it has user, project)",
+        ),
         (["cursor", "missing.py"], "missing.py does not exist"),
         (["cursor", "server.py", "--env", "A"], "--env takes KEY=VALUE, not 'A'"),
-        (["cursor", "server.py", "--uv"],
-         "--uv needs uv, which is not on PATH: install uv (https://docs.astral.sh/uv/) or drop"
-         " --uv/--with"),
-        (["json", "server.py", "--scope", "user"],
-         "json prints the snippet: --scope, --config and --force are for hosts"),
-        (["cursor", "server.py", "--python", "/nope/python"],
-         "--python /nope/python is not an executable"),
+        (
+            ["cursor", "server.py", "--uv"],
+            "--uv needs uv, which is not on PATH: install uv (https://docs.astral.sh/uv/) or drop"
+            " --uv/--with",
+        ),
+        (
+            ["json", "server.py", "--scope", "user"],
+            "json prints the snippet: --scope, --config and --force are for hosts",
+        ),
+        (
+            ["cursor", "server.py", "--python", "/nope/python"],
+            "--python /nope/python is not an executable",
+        ),
     ],
 )
 def test_refusals_exit_2_and_write_nothing(
@@ -231,8 +250,9 @@ def test_uv_runs_plainmcp_with_the_packages_asked_for(
     uv.write_text("#!/bin/sh\nexit 0\n")  # only found on PATH here, never run
     uv.chmod(uv.stat().st_mode | stat.S_IXUSR)
     assert run("install", "json", "server.py", "--with", "pandas", "--python", "3.12") == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["mcpServers"]["notes"] == {
+    out, err = capsys.readouterr()
+    assert err == ""  # not imported here: its packages are uv's to install
+    assert json.loads(out)["mcpServers"]["server"] == {
         "command": str(uv),
         "args": [
             "run",

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.hosts import needs
-from tests.hosts.claude_code import CLAUDE, FIXTURE, HOSTS_DIR, claude_problem
+from tests.hosts.claude_code import FIXTURE, HOSTS_DIR, claude_problem
 from tests.http_server import http_server
 
 BIN = HOSTS_DIR / "node_modules" / ".bin"
@@ -87,7 +87,9 @@ class Machine:
 
     def host(self, binary: str, *args: str, stream: str = "stdout") -> str:
         proc = self.run(str(BIN / binary), *args)
-        assert proc.returncode == 0, f"{binary} exited {proc.returncode}:\n{proc.stdout}{proc.stderr}"
+        assert proc.returncode == 0, (
+            f"{binary} exited {proc.returncode}:\n{proc.stdout}{proc.stderr}"
+        )
         out: str = getattr(proc, stream)
         return out
 
@@ -142,12 +144,12 @@ def test_claude_code_connects_to_the_http_server_it_was_given(machine: Machine, 
 def test_claude_code_force_and_uninstall_go_through_claude(machine: Machine) -> None:
     require("claude")
     machine.plainmcp("install", "claude-code", TARGET, "--scope", "user")
-    again = machine.run(sys.executable, "-m", "plainmcp", "install", "claude-code", TARGET,
-                        "--scope", "user")
+    again = machine.run(
+        sys.executable, "-m", "plainmcp", "install", "claude-code", TARGET, "--scope", "user"
+    )
     assert again.returncode == 2
     assert "already has a server named 'plainmcp-demo': --force replaces it" in again.stderr
-    machine.plainmcp("install", "claude-code", TARGET, "--scope", "user", "--force",
-                     "--env", "A=1")
+    machine.plainmcp("install", "claude-code", TARGET, "--scope", "user", "--force", "--env", "A=1")
     saved = json.loads((machine.home / ".claude.json").read_text())["mcpServers"][NAME]
     assert saved["env"] == {"A": "1"}
     assert f"{NAME}: {SERVED} - ✔ Connected" in machine.host("claude", "mcp", "list").splitlines()
@@ -161,8 +163,11 @@ def test_claude_code_reads_the_project_file_and_asks_before_using_it(machine: Ma
     machine.plainmcp("install", "claude-code", TARGET, "--scope", "project")
     assert json.loads((machine.project / ".mcp.json").read_text()) == {
         "mcpServers": {
-            NAME: {"type": "stdio", "command": sys.executable,
-                   "args": ["-m", "plainmcp", "run", TARGET]}
+            NAME: {
+                "type": "stdio",
+                "command": sys.executable,
+                "args": ["-m", "plainmcp", "run", TARGET],
+            }
         }
     }
     listed = machine.host("claude", "mcp", "list").splitlines()

@@ -13,7 +13,7 @@ from plainmcp.cli.jsonc import Editor, NotAnObject, SyntaxProblem
 from plainmcp.cli.usage import UsageError
 
 if TYPE_CHECKING:
-    import tomlkit.items
+    from tomlkit.items import Table
 
 
 class Malformed(ValueError):
@@ -30,9 +30,7 @@ class Exists(ValueError):
 
 def _editor(host: Host, text: str) -> Editor:
     try:
-        return Editor(
-            text, comments=host.format == "jsonc", trailing_commas=host.trailing_commas
-        )
+        return Editor(text, comments=host.format == "jsonc", trailing_commas=host.trailing_commas)
     except SyntaxProblem as exc:
         raise Malformed(exc.reason, exc.line) from None
 
@@ -72,9 +70,9 @@ def _toml_table(host: Host, text: str, path: tuple[str, ...], create: bool) -> t
     return doc, table
 
 
-def _toml_value(value: dict[str, Any]) -> tomlkit.items.Table:
+def _toml_value(value: dict[str, Any]) -> Table:
     tomlkit = _tomlkit()
-    table = tomlkit.table()
+    table: Table = tomlkit.table()
     for key, item in value.items():
         if isinstance(item, dict):
             sub = tomlkit.table()
@@ -97,7 +95,9 @@ def existing(host: Host, text: str, path: tuple[str, ...], name: str) -> Any:
         raise Malformed(str(exc).split(": ", 1)[1], exc.line) from None
 
 
-def add(host: Host, text: str, path: tuple[str, ...], name: str, value: dict[str, Any], *, force: bool) -> str:
+def add(
+    host: Host, text: str, path: tuple[str, ...], name: str, value: dict[str, Any], *, force: bool
+) -> str:
     """`text` with the server `name` set to `value`; Exists unless `force` when it is there."""
     if existing(host, text, path, name) is not None and not force:
         raise Exists(name)

@@ -73,7 +73,11 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
             metavar="FILE[:OBJECT]|URL",
             help="a server file (as for plainmcp run), or the http(s) URL of a remote server",
         )
-        p.add_argument("--name", help="the name in the host's config (default: the Server's name)")
+        p.add_argument(
+            "--name",
+            help="the name in the host's config (default: the Server's name; the file's stem"
+            " with --python, --uv or --with, whose packages this interpreter may lack)",
+        )
         p.add_argument(
             "--env",
             metavar="KEY=VALUE",
@@ -83,7 +87,9 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
         )
         p.add_argument("--env-file", metavar="FILE", help="KEY=VALUE lines (a .env file)")
         p.add_argument(
-            "--python", metavar="PATH", help="the interpreter to run the server with (default: this one)"
+            "--python",
+            metavar="PATH",
+            help="the interpreter to run the server with (default: this one)",
         )
         p.add_argument(
             "--uv", action="store_true", help="run the server with `uv run --with plainmcp`"
@@ -103,10 +109,10 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
             default=[],
             help="an HTTP header for a remote server; repeatable",
         )
-        p.add_argument(
-            "--force", action="store_true", help="replace an entry of the same name"
-        )
-    p.add_argument("--scope", choices=scopes, help="the host's scope (default: its first; see docs/cli.md)")
+        p.add_argument("--force", action="store_true", help="replace an entry of the same name")
+    p.add_argument(
+        "--scope", choices=scopes, help="the host's scope (default: its first; see docs/cli.md)"
+    )
     p.add_argument("--config", metavar="PATH", help="write this file instead of the host's own")
     p.set_defaults(func=cmd_uninstall if command == "uninstall" else cmd_install)
 
@@ -303,9 +309,17 @@ def cmd_install(args: argparse.Namespace) -> int:
     host = host_named(args.host)
     server: Launch | Remote
     if is_url(args.target):
-        local = [f for f, v in (("--env", args.env), ("--env-file", args.env_file),
-                                ("--python", args.python), ("--uv", args.uv),
-                                ("--with", args.with_)) if v]
+        local = [
+            f
+            for f, v in (
+                ("--env", args.env),
+                ("--env-file", args.env_file),
+                ("--python", args.python),
+                ("--uv", args.uv),
+                ("--with", args.with_),
+            )
+            if v
+        ]
         if local:
             raise UsageError(f"{', '.join(local)}: for a server the host starts, not a URL")
         if host.remote is None:
@@ -316,7 +330,10 @@ def cmd_install(args: argparse.Namespace) -> int:
         if args.header:
             raise UsageError("--header is for a remote server (a URL)")
         server = launch(args, args.target)
-        found = args.name or _server_name_of(args.target)
+        # A server run by another interpreter may import what this one lacks: not imported here.
+        elsewhere = args.python or args.uv or args.with_
+        stem = Path(split_target(args.target)[0]).stem
+        found = args.name or (stem if elsewhere else _server_name_of(args.target))
         if found is None:
             return 1
         name = found if args.name else server_name(found)

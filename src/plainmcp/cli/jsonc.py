@@ -254,7 +254,9 @@ class Editor:
         self.root = parse(text, comments=comments, trailing_commas=trailing_commas)
         # A document on one line stays on one line.
         root = self.root
-        one_line = root is not None and bool(root.members) and "\n" not in text[root.start : root.end]
+        one_line = (
+            root is not None and bool(root.members) and "\n" not in text[root.start : root.end]
+        )
         self.unit: str | None = None if one_line else _unit(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
 
@@ -278,7 +280,9 @@ class Editor:
         if node is None or missing:
             return None
         member = node.find(name)
-        return None if member is None else json.loads(self.text[member.value.start : member.value.end])
+        return (
+            None if member is None else json.loads(self.text[member.value.start : member.value.end])
+        )
 
     def names(self, path: tuple[str, ...]) -> list[str]:
         node, missing = self._walk(path)
@@ -315,8 +319,10 @@ class Editor:
         if not node.members:
             inner = text[node.start + 1 : node.end - 1]
             if not inner.strip():
-                block = "{" + member + "}" if self.unit is None else (
-                    "{" + nl + indent + member + nl + close_indent + "}"
+                block = (
+                    "{" + member + "}"
+                    if self.unit is None
+                    else ("{" + nl + indent + member + nl + close_indent + "}")
                 )
                 return text[: node.start] + block + text[node.end :]
             at = node.start + 1 + len(inner.rstrip())
