@@ -6,7 +6,9 @@ fails, prints other than its page shows, or carries no marker fails its page's t
 
 from __future__ import annotations
 
+import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,11 +41,22 @@ def test_the_readme_runs_as_written(readme_folder: tuple[Path, list[int]]) -> No
         "run",  # plainmcp call
         "test",  # test_server.py
         "run",  # the client
+        "run",  # plainmcp install claude-code
         "host",  # mcpServers JSON
         "host",  # claude mcp add
         "skip",  # scripts/demo, scripts/test
     ]
     assert (folder / "chart.png").read_bytes().startswith(b"\x89PNG")
+    installed = json.loads((folder / ".mcp.json").read_text())
+    assert installed == {
+        "mcpServers": {
+            "demo": {
+                "type": "stdio",
+                "command": sys.executable,
+                "args": ["-m", "plainmcp", "run", str((folder / "server.py").resolve())],
+            }
+        }
+    }
 
 
 @pytest.mark.parametrize("path", PAGES[1:], ids=[p.name for p in PAGES[1:]])

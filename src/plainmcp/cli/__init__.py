@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from plainmcp.cli.call import cmd_call, cmd_list, parse_arguments
 from plainmcp.cli.demo import cmd_demo, sample_arguments
+from plainmcp.cli.install import add_arguments as install_arguments
 from plainmcp.cli.output import Files, describe_tool, render_result
 from plainmcp.cli.run import cmd_run
 from plainmcp.cli.target import load_server, load_target, split_target
@@ -55,6 +56,8 @@ COMMANDS = {
     "call": "call a tool and print its result",
     "demo": "start the demo server and call each of its tools",
     "check": "lint a server's definitions and sample calls for every revision and host",
+    "install": "add a server to a host: Claude Code, Claude Desktop, Cursor, VS Code, ...",
+    "uninstall": "take a server out of a host's config",
 }
 
 TARGET_HELP = (
@@ -68,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The top level: --version, --help and the command; the rest goes to command_parser."""
     from plainmcp import __version__
 
-    listing = "\n".join(f"  {name:<6} {text}" for name, text in COMMANDS.items())
+    width = max(map(len, COMMANDS))
+    listing = "\n".join(f"  {name:<{width}} {text}" for name, text in COMMANDS.items())
     parser = _Parser(
         prog="plainmcp",
         description="Run, inspect and try MCP servers.",
@@ -147,6 +151,8 @@ def command_parser(command: str) -> argparse.ArgumentParser:
 
         add_arguments(p, TARGET_HELP)
         p.set_defaults(func=cmd_check)
+    elif command in ("install", "uninstall"):
+        install_arguments(p, command)
     else:
         p.add_argument("file", metavar="FILE", nargs="?", help="default: plainmcp's own demo")
         out_option()
