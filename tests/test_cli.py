@@ -185,7 +185,7 @@ def test_usage_error_exits_2() -> None:
     assert proc.returncode == 2
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
-        " (choose from 'run', 'list', 'call', 'demo')\n"
+        " (choose from 'run', 'list', 'call', 'demo', 'inspect', 'dev')\n"
     )
 
 
