@@ -161,7 +161,8 @@ async def _reload_loop(watcher: Watcher, restart: Restart) -> None:
         log(f"{_names(changed)} changed; restarting")
         files = await restart()
         if files is None:
-            log(f"{watcher.file} failed to load (see above); still serving the last good version")
+            shown = os.path.relpath(watcher.file)
+            log(f"{shown} failed to load (see above); still serving the last good version")
         else:
             watcher.update(files)
             log(f"restarted in {(clock() - started) * 1000:.0f} ms")
@@ -187,10 +188,11 @@ async def _host_lines(fd: int) -> Any:
 
 async def serve_stdio(target: str, out_fd: int) -> int:
     file = split_target(target)[0]
+    shown = os.path.relpath(file)
     async with anyio.create_task_group() as tasks:
-        relay = Relay([*CHILD, target], host_writer(out_fd), tasks, file)
+        relay = Relay([*CHILD, target], host_writer(out_fd), tasks, shown)
         if not await relay.start():
-            log(f"{file} failed to load (see above); fix it and run plainmcp dev again")
+            log(f"{shown} failed to load (see above); fix it and run plainmcp dev again")
             tasks.cancel_scope.cancel()
             return 1
         watcher = Watcher(file)
@@ -267,6 +269,7 @@ async def _loads(target: str) -> bool:
 
 async def serve_http(target: str, host: str, port: int, inspector: str | None) -> int:
     file = split_target(target)[0]
+    shown = os.path.relpath(file)
     async with anyio.create_task_group() as tasks:
 
         async def start() -> HttpChild:
@@ -278,7 +281,7 @@ async def serve_http(target: str, host: str, port: int, inspector: str | None) -
 
         child = await start()
         if child.files is None:
-            log(f"{file} failed to load (see above); fix it and run plainmcp dev again")
+            log(f"{shown} failed to load (see above); fix it and run plainmcp dev again")
             tasks.cancel_scope.cancel()
             return 1
         url = f"http://{host}:{port}{child.path}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sys
 import sysconfig
 from pathlib import Path
@@ -94,9 +95,11 @@ def serve_http(target: str, host: str, port: int) -> int:
     _, obj = found
     app = obj.http_app() if isinstance(obj, Server) else obj
     log_requests(app.server)
+    # Bound and listening before the ready line: a client that reads it is never refused.
+    listening = socket.create_server((host, port))
     sys.stdout.buffer.write(ready_line(path=app.path))
     sys.stdout.flush()
-    serve(app, host=host, port=port)
+    serve(app, host=host, port=port, fd=listening.fileno())
     return 0
 
 
