@@ -44,4 +44,5 @@ class Lines:
                 if self._ended:
                     raise AssertionError(f"no line with {text!r} in:\n" + "\n".join(self.lines))
                 if not self._changed.wait(timeout):
-                    raise AssertionError(f"{text!r} not seen in {timeout} s:\n" + "\n".join(self.lines))
+                    seen = "\n".join(self.lines)
+                    raise AssertionError(f"{text!r} not seen in {timeout} s:\n{seen}")
