@@ -217,6 +217,12 @@ def test_a_file_that_fails_at_the_start_exits_1(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
+def test_the_end_of_stdin_ends_it_with_0(project: Path) -> None:
+    proc = dev("server.py", cwd=project)
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert "exited" not in proc.stderr
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     proc = dev("missing.py", cwd=tmp_path)
     assert (proc.returncode, proc.stderr) == (2, "plainmcp dev: missing.py does not exist\n")
