@@ -185,7 +185,8 @@ def test_usage_error_exits_2() -> None:
     assert proc.returncode == 2
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
-        " (choose from 'run', 'list', 'call', 'demo', 'check', 'install', 'uninstall')\n"
+        " (choose from 'run', 'list', 'call', 'demo', 'check', 'install', 'uninstall', 'inspect',"
+        " 'dev')\n"
     )
 
 
@@ -674,3 +675,55 @@ def test_demo_runs_from_an_installed_wheel(tmp_path: Path) -> None:
     ) in proc.stdout
     assert proc.stdout.endswith("Done: 12 tools called.\n")
     assert chart.read_bytes() == png
+
+
+# --- every command: --help examples and exit codes ----------------------------------------------
+
+EVERY_COMMAND = ("run", "list", "call", "demo", "check", "install", "uninstall", "inspect", "dev")
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND)
+def test_every_command_help_has_an_example_and_the_exit_codes(command: str) -> None:
+    from plainmcp.cli import COMMANDS, EXAMPLES
+
+    assert tuple(COMMANDS) == EVERY_COMMAND
+    proc = plainmcp(command, "--help")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    examples = proc.stdout.split("examples:\n", 1)[1]
+    for line, _ in EXAMPLES[command]:
+        assert f"  {line}  " in examples
+    assert examples.endswith(
+        "exit codes: 0 done; 1 an isError result, a protocol error or a failed import;\n"
+        "  2 a usage error (the message names the fix)\n"
+    )
+
+
+def test_top_level_help_lists_every_command() -> None:
+    proc = plainmcp("--help")
+    assert proc.returncode == 0
+    for command in EVERY_COMMAND:
+        assert f"\n  {command:<7} " in proc.stdout
+
+
+@pytest.mark.parametrize("command", [c for c in EVERY_COMMAND if c != "uninstall"])
+def test_every_command_exits_2_for_a_missing_file_and_1_for_a_failed_import(
+    command: str, tmp_path: Path
+) -> None:
+    # uninstall takes a server's name, not a file; install takes the host first.
+    before = ["json"] if command == "install" else []
+    extra = ["add"] if command == "call" else []
+    proc = plainmcp(command, *before, "missing.py", *extra, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.endswith(f"plainmcp {command}: missing.py does not exist\n")
+    write(tmp_path, "broken.py", "def broken(:\n")
+    proc = plainmcp(command, *before, "broken.py", *extra, cwd=tmp_path)
+    assert proc.returncode == 1
+    # check reports the failed import as one of its problems, on stdout; the others on stderr.
+    assert "SyntaxError" in (proc.stdout if command == "check" else proc.stderr)
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND)
+def test_every_command_exits_2_for_an_unknown_option(command: str) -> None:
+    proc = plainmcp(command, "--frobnicate")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"usage: plainmcp {command} ")

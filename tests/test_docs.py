@@ -81,7 +81,7 @@ def test_the_skips_are_few_and_say_why() -> None:
         for b in parse(page).blocks
         if b.kind == "skip"
     }
-    assert len(skips) <= 6, skips
+    assert len(skips) <= 8, skips
 
 
 # --- the convention itself ----------------------------------------------------------------------

@@ -6,13 +6,16 @@ plainmcp list server.py               the tools and their parameters
 plainmcp call server.py add a=2 b=3   call a tool and print the result
 plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
 plainmcp check server.py              lint it for every revision and host (exit 1: problems)
+plainmcp inspect server.py --json     everything the server offers, per revision, no client
+plainmcp dev server.py                serve it, restarting when its code changes
 
 A command's options may come anywhere after it. Exit codes: 0, 1 (an isError result, a protocol
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
 
-This module is the parser and `main`; the commands are run.py, call.py (list and call), demo.py
-and check.py (schemas.py finds the MCP schemas it validates against); target.py finds the server
-in FILE[:OBJECT], spawn.py talks to it, output.py prints.
+This module is the parser and `main`; the commands are run.py, call.py (list and call), demo.py,
+check.py (schemas.py finds the MCP schemas it validates against), install.py, inspect.py and
+dev.py (with relay.py and dev_child.py); target.py finds the server in FILE[:OBJECT], spawn.py
+talks to it, output.py prints.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from typing import NoReturn
 
 from plainmcp.cli.call import cmd_call, cmd_list, parse_arguments
 from plainmcp.cli.demo import cmd_demo, sample_arguments
+from plainmcp.cli.dev import cmd_dev
+from plainmcp.cli.inspect import cmd_inspect
 from plainmcp.cli.install import add_arguments as install_arguments
 from plainmcp.cli.output import Files, describe_tool, render_result
 from plainmcp.cli.run import cmd_run
@@ -58,7 +63,62 @@ COMMANDS = {
     "check": "lint a server's definitions and sample calls for every revision and host",
     "install": "add a server to a host: Claude Code, Claude Desktop, Cursor, VS Code, ...",
     "uninstall": "take a server out of a host's config",
+    "inspect": "show everything a server offers, per protocol revision, without a client",
+    "dev": "serve a server and restart it when its code changes",
 }
+
+EXAMPLES = {
+    "run": [
+        ("plainmcp run server.py", "serve server.py's Server over stdio"),
+        ("plainmcp run server.py:app --http --port 9000", "serve it at http://127.0.0.1:9000/mcp"),
+    ],
+    "list": [("plainmcp list server.py", "its tools and their parameters")],
+    "call": [
+        ("plainmcp call server.py add a=2 b=3", "call add with a=2, b=3"),
+        ("plainmcp call server.py chart --json '{\"rows\": [1]}' --out img", "images to img/"),
+    ],
+    "demo": [("plainmcp demo", "the packaged demo, every tool called once")],
+    "inspect": [
+        ("plainmcp inspect server.py", "what a 2025-11-25 client is offered, for reading"),
+        ("plainmcp inspect server.py --json > offer.json", "every revision, stable for CI diffs"),
+    ],
+    "check": [
+        ("plainmcp check server.py", "lint it for every revision and host"),
+        ("plainmcp check server.py --call add a=2 b=3 --json", "a sample call, JSON for CI"),
+    ],
+    "install": [
+        (
+            "plainmcp install claude-code server.py",
+            "Claude Code (claude mcp add-json), local scope",
+        ),
+        ("plainmcp install cursor server.py --scope project", ".cursor/mcp.json in this folder"),
+        ("plainmcp install vscode server.py:app --env API_KEY=secret", "with an environment"),
+        ("plainmcp install codex-cli server.py --uv --with pandas", "run through uv, with pandas"),
+        ("plainmcp install gemini-cli http://127.0.0.1:8000/mcp --name web", "a remote server"),
+        ("plainmcp install json server.py", "print the mcpServers snippet"),
+    ],
+    "uninstall": [
+        ("plainmcp uninstall claude-code demo", "take demo out of Claude Code"),
+        ("plainmcp uninstall cursor demo --scope project", "and out of this folder's Cursor"),
+    ],
+    "dev": [
+        ("plainmcp dev server.py", "stdio for a host; restarts on edits, logs each call"),
+        ("plainmcp dev server.py --http --port 9000", "the same over Streamable HTTP"),
+        ("plainmcp dev server.py --inspector", "open the MCP Inspector on it (npm)"),
+    ],
+}
+
+EXIT_CODES = (
+    "exit codes: 0 done; 1 an isError result, a protocol error or a failed import;\n"
+    "  2 a usage error (the message names the fix)"
+)
+
+
+def examples(command: str) -> str:
+    width = max(len(line) for line, _ in EXAMPLES[command])
+    rows = "\n".join(f"  {line:<{width}}  # {text}" for line, text in EXAMPLES[command])
+    return f"examples:\n{rows}\n\n{EXIT_CODES}"
+
 
 TARGET_HELP = (
     "a Python file, optionally with the name of a Server or HttpApp in it: server.py or"
@@ -76,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="plainmcp",
         description="Run, inspect and try MCP servers.",
-        epilog=f"commands:\n{listing}\n\n`plainmcp COMMAND --help` for a command's options.",
+        epilog=f"commands:\n{listing}\n\nexample:\n  plainmcp run server.py\n\n{EXIT_CODES}\n\n"
+        "`plainmcp COMMAND --help` for a command's options and examples.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"plainmcp {__version__}")
@@ -88,11 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
 def command_parser(command: str) -> argparse.ArgumentParser:
     """One command's parser. It reads intermixed arguments: options may come before, between
     or after the positionals (`call server.py chart --out DIR region=north`)."""
-    from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
+    from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, REVISIONS
 
     p = _Parser(
         prog=f"plainmcp {command}",
         description=COMMANDS[command][0].upper() + COMMANDS[command][1:] + ".",
+        epilog=examples(command),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
     def protocol_option() -> None:
@@ -153,6 +216,26 @@ def command_parser(command: str) -> argparse.ArgumentParser:
         p.set_defaults(func=cmd_check)
     elif command in ("install", "uninstall"):
         install_arguments(p, command)
+    elif command == "inspect":
+        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
+        p.add_argument("--json", action="store_true", help="JSON of every revision (or --revision)")
+        p.add_argument(
+            "--revision",
+            choices=REVISIONS,
+            help=f"one protocol revision (default: {LATEST_HANDSHAKE}; with --json, every one)",
+        )
+        p.set_defaults(func=cmd_inspect)
+    elif command == "dev":
+        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
+        p.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+        p.add_argument("--host", help="HTTP address (default 127.0.0.1)")
+        p.add_argument("--port", type=int, help="HTTP port (default 8000)")
+        p.add_argument(
+            "--inspector",
+            action="store_true",
+            help="open the MCP Inspector (npm install -g @modelcontextprotocol/inspector) on it",
+        )
+        p.set_defaults(func=cmd_dev)
     else:
         p.add_argument("file", metavar="FILE", nargs="?", help="default: plainmcp's own demo")
         out_option()

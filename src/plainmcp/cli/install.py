@@ -41,22 +41,6 @@ from plainmcp.cli.host_configs import (
 from plainmcp.cli.target import check_file, split_target
 from plainmcp.cli.usage import UsageError
 
-INSTALL_EXAMPLES = """\
-examples:
-  plainmcp install claude-code server.py            Claude Code (claude mcp add-json), local scope
-  plainmcp install cursor server.py --scope project  .cursor/mcp.json in this folder
-  plainmcp install vscode server.py:app --env API_KEY=secret
-  plainmcp install codex-cli server.py --uv --with pandas
-  plainmcp install gemini-cli http://127.0.0.1:8000/mcp --name web
-  plainmcp install json server.py                    print the mcpServers snippet
-"""
-
-UNINSTALL_EXAMPLES = """\
-examples:
-  plainmcp uninstall claude-code demo
-  plainmcp uninstall cursor demo --scope project
-"""
-
 
 def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     """The options of install or uninstall, on the parser the CLI made for the command."""
@@ -64,10 +48,8 @@ def add_arguments(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("host", metavar="HOST", choices=HOST_NAMES, help=", ".join(HOST_NAMES))
     scopes = sorted({scope for host in HOSTS.values() for scope in host.scopes})
     if command == "uninstall":
-        p.epilog = UNINSTALL_EXAMPLES
         p.add_argument("name", metavar="NAME", help="the server's name in the host's config")
     else:
-        p.epilog = INSTALL_EXAMPLES
         p.add_argument(
             "target",
             metavar="FILE[:OBJECT]|URL",

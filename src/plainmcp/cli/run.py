@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _require_uvicorn() -> None:
+def require_uvicorn() -> None:
     """Checked before the user's module is imported and before any "serving" line."""
     try:
         import uvicorn  # noqa: F401
@@ -60,7 +60,7 @@ def _http_app(args: argparse.Namespace, name: str, target: Server | HttpApp) -> 
     return target
 
 
-def _imported(args: argparse.Namespace, load: Callable[[], T]) -> T | None:
+def imported(command: str, target: str, load: Callable[[], T]) -> T | None:
     """`load()`, or None once the traceback of the user's module failing to import is shown."""
     try:
         return load()
@@ -68,9 +68,7 @@ def _imported(args: argparse.Namespace, load: Callable[[], T]) -> T | None:
         raise
     except Exception:
         traceback.print_exc()
-        print(
-            f"plainmcp {args.caller}: importing {args.target} failed (see above)", file=sys.stderr
-        )
+        print(f"plainmcp {command}: importing {target} failed (see above)", file=sys.stderr)
         return None
 
 
@@ -83,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if given:
         raise UsageError(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --http")
     claim_stdout()  # before the user's module is imported: its prints go to stderr
-    server = _imported(args, lambda: load_server(args.target))
+    server = imported(args.caller, args.target, lambda: load_server(args.target))
     if server is None:
         return 1
     server.run()
@@ -91,8 +89,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_http(args: argparse.Namespace) -> int:
-    _require_uvicorn()
-    found = _imported(args, lambda: load_target(args.target, http=True))
+    require_uvicorn()
+    found = imported(args.caller, args.target, lambda: load_target(args.target, http=True))
     if found is None:
         return 1
     from plainmcp.transports.http.serve import serve_http

@@ -1,0 +1,123 @@
+"""`plainmcp inspect`: everything a server offers, per revision, read from the Server object
+itself (no client session): what each revision's client would get from initialize (or
+server/discover) and the list methods.
+
+The definitions come from the renderers the handlers use (tool_list, wire.definitions), so
+what is shown is what is sent. Lists are shown whole, as an unauthenticated session with no
+hidden items would page through them, and tools as a host without a profile gets them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from plainmcp.cli.output import describe_tool, summary_line
+from plainmcp.cli.run import imported
+from plainmcp.cli.target import load_server
+
+if TYPE_CHECKING:
+    from plainmcp.server import Server
+    from plainmcp.wire.revisions import Revision
+
+
+def offer(server: Server, rev: Revision) -> dict[str, Any]:
+    """What a client of `rev` is offered: identity, capabilities and every definition."""
+    from plainmcp.handlers.tools import tool_list
+    from plainmcp.wire import definitions
+
+    return {
+        "serverInfo": server.server_info(rev),
+        "capabilities": server.capabilities(rev),
+        "tools": tool_list(server, rev),
+        "resources": [definitions.resource(r, rev) for r in server.resources.resources],
+        "resourceTemplates": [
+            definitions.resource_template(t, rev) for t in server.resources.templates
+        ],
+        "prompts": [definitions.prompt(p, rev) for p in server.prompts],
+    }
+
+
+def report(server: Server, versions: list[str]) -> dict[str, Any]:
+    """The `--json` document: the instructions, then each revision's offer, oldest first."""
+    from plainmcp.wire.revisions import REVISIONS
+
+    return {
+        "instructions": server.instructions,
+        "revisions": {v: offer(server, REVISIONS[v]) for v in versions},
+    }
+
+
+def _flags(value: Any) -> str:
+    names = [k for k, v in value.items() if v is True] if isinstance(value, dict) else []
+    return f" ({', '.join(names)})" if names else ""
+
+
+def _header(item: dict[str, Any], key: str) -> str:
+    line = f"  {item[key]}  {item['name']}"
+    if item.get("title"):
+        line += f" ({item['title']})"
+    if item.get("mimeType"):
+        line += f" [{item['mimeType']}]"
+    summary = summary_line(item.get("description"))
+    return f"{line}: {summary}" if summary else line
+
+
+def human(server: Server, version: str) -> str:
+    """The terminal view of one revision's offer."""
+    from plainmcp.client.results import parse_tool
+    from plainmcp.wire.revisions import REVISIONS
+
+    got = offer(server, REVISIONS[version])
+    info = got["serverInfo"]
+    head = f"{info['name']} {info['version']}"
+    if info.get("title"):
+        head += f" ({info['title']})"
+    out = [f"{head}, as revision {version} sees it"]
+    if info.get("description"):
+        out.append(f"description: {info['description']}")
+    if server.instructions:
+        out.append(f"instructions: {' '.join(server.instructions.split())}")
+    caps = ", ".join(name + _flags(value) for name, value in got["capabilities"].items())
+    out.append(f"capabilities: {caps}")
+
+    out.append(f"\ntools ({len(got['tools'])}):")
+    for tool in got["tools"]:
+        described = describe_tool(parse_tool(tool)).splitlines()
+        out.extend("  " + line for line in described)
+        if "outputSchema" in tool:
+            out.append(f"    returns: {json.dumps(tool['outputSchema'], ensure_ascii=False)}")
+    out.append(f"\nresources ({len(got['resources'])}):")
+    out.extend(_header(r, "uri") for r in got["resources"])
+    out.append(f"\nresource templates ({len(got['resourceTemplates'])}):")
+    out.extend(_header(t, "uriTemplate") for t in got["resourceTemplates"])
+    out.append(f"\nprompts ({len(got['prompts'])}):")
+    for prompt in got["prompts"]:
+        summary = summary_line(prompt.get("description"))
+        out.append(f"  {prompt['name']}: {summary}" if summary else f"  {prompt['name']}")
+        for arg in prompt["arguments"]:
+            need = "required" if arg["required"] else "optional"
+            line = f"    {arg['name']} ({need})"
+            if arg.get("description"):
+                line += f": {' '.join(arg['description'].split())}"
+            out.append(line)
+    return "\n".join(out)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from plainmcp.wire.revisions import LATEST_HANDSHAKE, REVISIONS
+
+    # The module's own prints go to stderr: stdout is the report (`--json > snapshot.json`).
+    with contextlib.redirect_stdout(sys.stderr):
+        server = imported("inspect", args.target, lambda: load_server(args.target))
+    if server is None:
+        return 1
+    if args.json:
+        versions = [args.revision] if args.revision else list(REVISIONS)
+        print(json.dumps(report(server, versions), indent=2, ensure_ascii=False))
+    else:
+        print(human(server, args.revision or LATEST_HANDSHAKE))
+    return 0
