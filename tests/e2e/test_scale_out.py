@@ -8,6 +8,8 @@ redis-server and nginx are real, started here on random ports (tests/cluster.py)
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -145,3 +147,169 @@ async def test_ten_sdk_sessions_of_twenty_calls_through_nginx_and_three_processe
     assert pids == {s.proc.pid for s in three}
     for server in three:
         assert "Traceback" not in server.log(), server.log()
+
+
+# --- one session over several processes, by hand -----------------------------------------------
+
+ACCEPT = "application/json, text/event-stream"
+REVISION = "2025-11-25"
+
+
+class Stream:
+    """An open SSE response, read event by event."""
+
+    def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse):
+        self.conn, self.response = conn, response
+        self.status = response.status
+
+    def next(self) -> Any:
+        """The next event's message; None when the stream ended."""
+        data = None
+        while True:
+            line = self.response.readline()
+            if not line:
+                return None
+            text = line.decode().rstrip("\r\n")
+            if text.startswith("data:"):
+                data = json.loads(text[5:])
+            elif text == "" and data is not None:
+                return data
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def open_post(server: HttpServer, body: Any, session: str | None = None) -> Stream:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+    if session is not None:
+        headers |= {"Mcp-Session-Id": session, "MCP-Protocol-Version": REVISION}
+    conn.request("POST", "/mcp", json.dumps(body).encode(), headers)
+    return Stream(conn, conn.getresponse())
+
+
+def post(server: HttpServer, body: Any, session: str | None = None) -> tuple[int, Any]:
+    stream = open_post(server, body, session)
+    try:
+        raw = stream.response.read()
+        if stream.response.getheader("content-type") == "text/event-stream":
+            events = [json.loads(x[5:]) for x in raw.decode().split("\n") if x.startswith("data:")]
+            return stream.status, events[-1]
+        return stream.status, json.loads(raw) if raw else None
+    finally:
+        stream.close()
+
+
+def get_stream(server: HttpServer, session: str) -> Stream:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    headers = {
+        "Accept": "text/event-stream",
+        "Mcp-Session-Id": session,
+        "MCP-Protocol-Version": REVISION,
+    }
+    conn.request("GET", "/mcp", headers=headers)
+    return Stream(conn, conn.getresponse())
+
+
+def open_session(server: HttpServer, capabilities: dict[str, Any] | None = None) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": REVISION,
+            "capabilities": capabilities or {},
+            "clientInfo": {"name": "by-hand", "version": "0"},
+        },
+    }
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+    conn.request("POST", "/mcp", json.dumps(init).encode(), headers)
+    response = conn.getresponse()
+    response.read()
+    session = response.getheader("mcp-session-id")
+    conn.close()
+    assert session is not None
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert post(server, done, session) == (202, None)
+    return session
+
+
+def call(request_id: int, name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def text_reply(request_id: int, text: str) -> dict[str, Any]:
+    result = {"content": [{"type": "text", "text": text}], "isError": False}
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def test_an_elicitation_answer_posted_to_another_process_reaches_the_waiting_call(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a, {"elicitation": {}})
+    waiting = open_post(b, call(1, "ask_name"), session)
+    asked = waiting.next()
+    assert asked["method"] == "elicitation/create"
+    answer = {
+        "jsonrpc": "2.0",
+        "id": asked["id"],
+        "result": {"action": "accept", "content": {"name": "Ada"}},
+    }
+    assert post(c, answer, session) == (202, None)
+    assert waiting.next() == text_reply(1, "accept: Ada")
+    waiting.close()
+
+
+def test_a_cancellation_posted_to_another_process_cancels_the_call(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    held = open_post(b, call(7, "hold"), session)
+    logged = held.next()
+    assert logged["params"]["data"] == f"holding in {b.proc.pid}"
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    assert post(c, cancel, session) == (202, None)
+    assert held.next() is None  # the call ended without a reply, as cancelled requests do
+    held.close()
+    assert post(a, call(8, "where"), session) == (200, text_reply(8, str(a.proc.pid)))
+
+
+def test_a_resource_update_raised_anywhere_reaches_the_stream_on_another_process(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    # The stream opens on b before the subscription is taken on a: b reads the session's
+    # state again when the update arrives.
+    stream = get_stream(b, session)
+    assert stream.status == 200
+    subscribe = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "resources/subscribe",
+        "params": {"uri": "memo://note"},
+    }
+    assert post(a, subscribe, session) == (200, {"jsonrpc": "2.0", "id": 1, "result": {}})
+    assert post(c, call(3, "touch", uri="memo://other"), session)[0] == 200
+    assert post(c, call(4, "touch", uri="memo://note"), session) == (
+        200,
+        text_reply(4, "touched memo://note"),
+    )
+    assert stream.next() == {
+        "jsonrpc": "2.0",
+        "method": "notifications/resources/updated",
+        "params": {"uri": "memo://note"},
+    }
+    stream.close()
+
+
+def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) -> None:
+    with workers(redis, 2) as (a, b):
+        session = open_session(a)
+        a.proc.kill()
+        a.proc.wait(10)
+        assert post(b, call(1, "where"), session) == (200, text_reply(1, str(b.proc.pid)))

@@ -16,17 +16,17 @@ started = asyncio.Event()
 
 
 @app.tool
-def where() -> int:
+def where() -> str:
     """The id of the process that served this call."""
-    return PID
+    return str(PID)
 
 
 @app.tool
-async def count(steps: int, ctx: Context) -> int:
+async def count(steps: int, ctx: Context) -> str:
     """Reports progress 1..steps of steps, then returns steps."""
     for step in range(1, steps + 1):
         await ctx.report_progress(step, steps)
-    return steps
+    return str(steps)
 
 
 @app.tool
