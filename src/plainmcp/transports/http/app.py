@@ -26,6 +26,7 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http.handshake import ALLOW_POST
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -47,6 +48,7 @@ from plainmcp.transports.http.security import (
     insufficient_scope,
     resource_metadata,
 )
+from plainmcp.transports.http.sessionless import post_sessionless
 from plainmcp.transports.http.sessions import Sessions
 from plainmcp.transports.http.stateless import NO_BATCHES, post_stateless, stateless_version
 from plainmcp.wire import jsonrpc
@@ -154,6 +156,10 @@ class HttpApp:
                 await self._post(headers, principal, receive, send, metadata_url)
             finally:
                 TRANSPORT.reset(token)
+        elif method in ("GET", "DELETE") and not self.stateful:
+            await send_text(
+                send, 405, "Method Not Allowed: this server keeps no sessions", ALLOW_POST
+            )
         elif method == "GET":
             await handshake.get_stream(self, headers, principal, receive, send)
         elif method == "DELETE":
@@ -264,6 +270,9 @@ class HttpApp:
                 await send_error(send, 400, NO_BATCHES)
             else:
                 await accepted(send)
+            return
+        if not self.stateful:
+            await post_sessionless(self, parsed, headers, principal, receive, send)
             return
         if isinstance(parsed, Request) and parsed.method == "initialize":
             await handshake.initialize(self, parsed, principal, receive, send)
