@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
 from tests.cluster import Nginx, RedisServer, nginx, redis_server
-from tests.http_server import HttpServer, http_server
+from tests.http_server import HttpServer, free_port, http_server
 
 pytestmark = [
     pytest.mark.anyio,
@@ -313,3 +313,69 @@ def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) ->
         a.proc.kill()
         a.proc.wait(10)
         assert post(b, call(1, "where"), session) == (200, text_reply(1, str(b.proc.pid)))
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+def test_redis_unreachable_at_start_is_a_clear_error() -> None:
+    port = free_port()
+    env = {"PLAINMCP_TEST_SESSIONS": f"redis://127.0.0.1:{port}/0"}
+    with pytest.raises(RuntimeError) as failed, http_server(SERVER, env=env, script=True):
+        pass
+    assert (
+        f"the session store did not start: Redis at redis://127.0.0.1:{port}/0 is unreachable"
+        in str(failed.value)
+    )
+
+
+def test_redis_lost_while_serving_is_32603_and_the_process_recovers() -> None:
+    with redis_server() as own, workers(own, 1) as (server,):
+        session = open_session(server)
+        own.stop()
+        assert post(server, call(1, "where"), session) == (
+            503,
+            {
+                "jsonrpc": "2.0",
+                "error": {
+                    "code": -32603,
+                    "message": "Internal error: the session store is unavailable",
+                },
+            },
+        )
+        assert f"Redis at {own.url} is unavailable" in server.log()
+        own.start()
+        # The restarted Redis kept nothing (no persistence here): a new session works.
+        fresh = open_session(server)
+        assert post(server, call(2, "where"), fresh) == (200, text_reply(2, str(server.proc.pid)))
+
+
+# --- what a request costs in Redis -------------------------------------------------------------
+
+
+def commands(redis: RedisServer, run: Any) -> dict[str, int]:
+    """The Redis commands (name -> calls) that `run()` caused, read from INFO commandstats."""
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(redis.url)
+    try:
+        client.config_resetstat()
+        run()
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    counted = {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()}
+    return {k: v for k, v in counted.items() if k not in ("info", "config|resetstat")}
+
+
+def test_a_request_costs_one_round_trip_and_one_more_when_it_changes_the_state() -> None:
+    with redis_server() as own, workers(own, 1) as (server,):
+        session = open_session(server)
+        assert commands(own, lambda: post(server, call(1, "where"), session)) == {"getex": 1}
+        level = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "logging/setLevel",
+            "params": {"level": "debug"},
+        }
+        assert commands(own, lambda: post(server, level, session)) == {"getex": 1, "set": 1}
