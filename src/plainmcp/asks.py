@@ -23,11 +23,14 @@ log = logging.getLogger("plainmcp")
 class Asks:
     """One connection's requests to its client still waiting for an answer."""
 
-    __slots__ = ("_asked", "_next_ask")
+    __slots__ = ("_asked", "_next_ask", "prefix")
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str = "plainmcp-") -> None:
         self._asked: dict[RequestId, _Answer] = {}
         self._next_ask = 0
+        self.prefix = prefix
+        """What our request ids start with: processes sharing sessions put their own name in
+        it, so that a client's response reaching another process can be sent on to this one."""
 
     async def ask(
         self,
@@ -40,7 +43,7 @@ class Asks:
     ) -> dict[str, Any]:
         """See `Connection.ask`."""
         self._next_ask += 1
-        request_id: RequestId = f"plainmcp-{self._next_ask}"
+        request_id: RequestId = f"{self.prefix}{self._next_ask}"
         answer = _Answer()
         self._asked[request_id] = answer
         send = connection._send_for(related_to)
@@ -70,6 +73,9 @@ class Asks:
                 response.error.get("data"),
             )
         return response.result or {}
+
+    def waits_for(self, request_id: RequestId) -> bool:
+        return request_id in self._asked
 
     def answered(self, message: Response) -> None:
         """The client's response to one of our requests."""

@@ -73,7 +73,12 @@ class Connection:
     """One client session over one transport: its state, and the requests in flight."""
 
     def __init__(
-        self, server: Server, send: Send, *, push: Callable[[bytes], None] | None = None
+        self,
+        server: Server,
+        send: Send,
+        *,
+        push: Callable[[bytes], None] | None = None,
+        ask_prefix: str = "plainmcp-",
     ) -> None:
         self.server = server
         self.send = send
@@ -94,7 +99,7 @@ class Connection:
         Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        self._asks = Asks()
+        self._asks = Asks(ask_prefix)
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
         self._loop_thread: int | None = None
@@ -287,6 +292,10 @@ class Connection:
         and tells the client the request is cancelled. Cancelling the caller does the same.
         """
         return await self._asks.ask(self, method, params, timeout=timeout, related_to=related_to)
+
+    def awaits(self, request_id: RequestId) -> bool:
+        """One of our requests to the client with this id waits for its answer here."""
+        return self._asks.waits_for(request_id)
 
     def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
         """What the client cancels `request_id` through (None once it has finished)."""

@@ -145,10 +145,11 @@ class Server:
         self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
         self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
-        self.resources = Resources(
-            on_change=lambda: notify.list_changed(self._connections, "resources")
-        )
-        self.prompts = Prompts(on_change=lambda: notify.list_changed(self._connections, "prompts"))
+        self.relay: Callable[[str, str], None] | None = None
+        """Set by a transport whose sessions live in many processes: list changes and resource
+        updates go through it to every process, each of which calls `fan_out`."""
+        self.resources = Resources(on_change=lambda: self._announce("list_changed", "resources"))
+        self.prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
         self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
         """Explicit completers by (template, variable); keyed by the template object, not its
         URI, so that a template removed and registered again does not keep the old ones."""
@@ -291,13 +292,29 @@ class Server:
         return register
 
     def notify_resource_updated(self, uri: str) -> None:
-        """Tell every client subscribed to `uri` that it changed (from any thread)."""
-        notify.resource_updated(self._connections, uri)
+        """Tell every client subscribed to `uri` that it changed (from any thread, and with
+        sessions on Redis, whichever process holds the client's stream)."""
+        self._announce("updated", uri)
+
+    def _announce(self, kind: str, subject: str) -> None:
+        relay = self.relay
+        if relay is not None:
+            relay(kind, subject)
+        else:
+            self.fan_out(kind, subject)
+
+    def fan_out(self, kind: str, subject: str) -> None:
+        """Tell this process's clients: `kind` "updated" (`subject` a resource URI) or
+        "list_changed" (`subject` a feature: "tools", "prompts", "resources")."""
+        if kind == "updated":
+            notify.resource_updated(self._connections, subject)
+        else:
+            notify.list_changed(self._connections, subject)
 
     def _tools_changed(self) -> None:
         self._tool_pages.clear()
         self._tools_offload = any(t.limits.offload for t in self._tools.values() if t.limits)
-        notify.list_changed(self._connections, "tools")
+        self._announce("list_changed", "tools")
 
     def add_middleware(self, middleware: Middleware) -> None:
         """Add a middleware inside those already added (the first added runs outermost)."""
@@ -340,7 +357,7 @@ class Server:
         """The Streamable HTTP endpoint as an ASGI app, to serve or mount in Starlette/FastAPI.
 
         Options: allowed_hosts, allowed_origins, max_body_bytes, session_idle_timeout,
-        max_sessions, keepalive_interval, auth, clock (docs/http.md).
+        max_sessions, keepalive_interval, auth, clock, sessions (docs/http.md).
         """
         from plainmcp.transports.http.app import HttpApp
         from plainmcp.transports.stdout import release_stdout
@@ -348,9 +365,15 @@ class Server:
         release_stdout()  # stdout is not the protocol stream of an HTTP server
         return HttpApp(self, path=path, **options)
 
-    def connect(self, send: Send, *, push: Callable[[bytes], None] | None = None) -> Connection:
+    def connect(
+        self,
+        send: Send,
+        *,
+        push: Callable[[bytes], None] | None = None,
+        ask_prefix: str = "plainmcp-",
+    ) -> Connection:
         """A new client connection whose replies go to `send` (used by transports)."""
-        conn = Connection(self, send, push=push)
+        conn = Connection(self, send, push=push, ask_prefix=ask_prefix)
         self._connections.add(conn)
         if self._instruments is not None:
             self._instruments.opened(conn)

@@ -34,6 +34,11 @@ class StoreFull(Exception):
     """The payload is larger than the whole store; nothing was stored."""
 
 
+class BlobEvicted(Exception):
+    """The payload was dropped before its TTL ran out (a shared store under memory pressure);
+    `resources/read` answers with this message instead of "not found"."""
+
+
 @runtime_checkable
 class BlobStore(Protocol):
     """Offloaded payloads, readable by key until their TTL runs out.

@@ -8,8 +8,9 @@ from plainmcp import mime, scopes
 from plainmcp.handlers import inject, visible
 from plainmcp.resource_contents import Contents
 from plainmcp.resources import ResourceNotFound
-from plainmcp.store import blob_key, read_blob
+from plainmcp.store import BlobEvicted, blob_key, read_blob
 from plainmcp.wire import definitions, render
+from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.methods import RESOURCES_LIST, TEMPLATES_LIST
 
 if TYPE_CHECKING:
@@ -37,7 +38,10 @@ async def list_templates(server: Server, ex: Exchange) -> dict[str, Any]:
 async def read(server: Server, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
     if blob_key(uri) is not None:
-        found = await read_blob(uri, server.blob_store)
+        try:
+            found = await read_blob(uri, server.blob_store)
+        except BlobEvicted as exc:
+            raise RpcError(INTERNAL_ERROR, f"Internal error: {uri}: {exc}") from None
         if found is None:
             raise render.resource_not_found(uri, ex.revision)
         data, mime_type = found

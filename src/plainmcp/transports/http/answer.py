@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +35,9 @@ class Posted:
     """2026-07-28: the status follows the reply, and closing the stream cancels the requests."""
     headers: list[tuple[bytes, bytes]] = field(default_factory=list)
     """Response headers (Mcp-Session-Id on initialize); cleared when `on_reply` refuses."""
-    on_reply: Callable[[dict[str, Any]], bool] | None = None
-    """Sees each reply; False drops `headers` (a failed initialize keeps no session)."""
+    on_reply: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
+    """Sees each reply before it is written, and gives the reply to write (a session's state
+    is stored here; a failed initialize clears `headers`, keeping no session)."""
     extra: list[dict[str, Any]] | None = None
     """Replies already made (refusals of a batch's bad requests), sent with the others."""
     outbox: Outbox | None = None
@@ -85,8 +86,8 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
         try:
             reply = await conn.serve_request(request, related)
             if reply is not None:
-                if on_reply is not None and not on_reply(reply):
-                    headers.clear()
+                if on_reply is not None:
+                    reply = await on_reply(reply)
                 queue.append((True, reply))
         finally:
             unanswered -= 1

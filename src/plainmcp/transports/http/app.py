@@ -26,6 +26,7 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http.handshake import ALLOW_POST
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -47,6 +48,7 @@ from plainmcp.transports.http.security import (
     insufficient_scope,
     resource_metadata,
 )
+from plainmcp.transports.http.sessionless import post_sessionless
 from plainmcp.transports.http.sessions import Sessions
 from plainmcp.transports.http.stateless import NO_BATCHES, post_stateless, stateless_version
 from plainmcp.wire import jsonrpc
@@ -60,6 +62,7 @@ log = logging.getLogger("plainmcp")
 
 
 PRM_PATH = "/.well-known/oauth-protected-resource"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 class HttpApp:
@@ -78,15 +81,33 @@ class HttpApp:
         keepalive_interval: float = 15.0,
         auth: BearerAuth | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sessions: str | Sessions | None = "memory",
     ) -> None:
-        """`clock`: seconds, what session idle time is measured with (tests pass their own)."""
+        """`clock`: seconds, what session idle time is measured with (tests pass their own).
+        `sessions`: where handshake sessions live: "memory" (this process), a Redis URL
+        ("redis://host:6379/0", shared by every process given it), a Sessions object, or None
+        (no sessions: each handshake-era request stands alone, see stateless_handshake.py)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
         if max_body_bytes < 1:
             raise ValueError("max_body_bytes must be positive")
         self.max_body_bytes = max_body_bytes
-        self.sessions = Sessions(session_idle_timeout, max_sessions, clock)
+        self.stateful = sessions is not None
+        """Handshake-era clients get sessions (False: `sessions=None`)."""
+        self.sessions: Sessions
+        if isinstance(sessions, Sessions):
+            self.sessions = sessions
+        elif sessions is None or sessions == "memory":
+            self.sessions = Sessions(session_idle_timeout, max_sessions, clock)
+        elif isinstance(sessions, str) and sessions.startswith(REDIS_SCHEMES):
+            from plainmcp.transports.http.redis_sessions import RedisSessions
+
+            self.sessions = RedisSessions(sessions, session_idle_timeout, max_sessions, clock)
+        else:
+            raise ValueError(
+                f"sessions must be 'memory', a redis:// URL, a Sessions or None, not {sessions!r}"
+            )
         self.keepalive_interval = keepalive_interval
         self.auth = auth
         self.live: set[Connection] = set()
@@ -135,6 +156,10 @@ class HttpApp:
                 await self._post(headers, principal, receive, send, metadata_url)
             finally:
                 TRANSPORT.reset(token)
+        elif method in ("GET", "DELETE") and not self.stateful:
+            await send_text(
+                send, 405, "Method Not Allowed: this server keeps no sessions", ALLOW_POST
+            )
         elif method == "GET":
             await handshake.get_stream(self, headers, principal, receive, send)
         elif method == "DELETE":
@@ -170,9 +195,14 @@ class HttpApp:
         lifespan, and at the end closes every session and stream, then exits it."""
         async with running(self.server):
             try:
+                await self.sessions.start(self.server)
+            except Exception as exc:
+                raise LifespanError(f"the session store did not start: {exc}") from exc
+            try:
                 yield
             finally:
                 self.shutdown()
+                await self.sessions.stop()
 
     def shutdown(self) -> None:
         """End every session and open stream: listen streams answer, GET streams close."""
@@ -240,6 +270,9 @@ class HttpApp:
                 await send_error(send, 400, NO_BATCHES)
             else:
                 await accepted(send)
+            return
+        if not self.stateful:
+            await post_sessionless(self, parsed, headers, principal, receive, send)
             return
         if isinstance(parsed, Request) and parsed.method == "initialize":
             await handshake.initialize(self, parsed, principal, receive, send)

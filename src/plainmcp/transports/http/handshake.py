@@ -5,6 +5,7 @@ its messages to it, may open a GET stream for the server's own messages, and end
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.telemetry import TRANSPORT
@@ -21,10 +22,11 @@ from plainmcp.transports.http.responses import (
     until_disconnect,
 )
 from plainmcp.transports.http.security import Principal
-from plainmcp.transports.http.sessions import Session, new_session_id
+from plainmcp.transports.http.sessions import Session, StoreUnavailable
 from plainmcp.transports.http.stateless import stateless_version
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
+    INTERNAL_ERROR,
     INVALID_REQUEST,
     Message,
     Notification,
@@ -36,52 +38,52 @@ from plainmcp.wire.jsonrpc import (
 if TYPE_CHECKING:
     from plainmcp.transports.http.app import HttpApp
 
+log = logging.getLogger("plainmcp")
+
 ALLOW_POST = [(b"allow", b"POST")]
+STORE_DOWN = RpcError(INTERNAL_ERROR, "Internal error: the session store is unavailable")
 
 
 async def initialize(
     app: HttpApp, request: Request, principal: Principal | None, receive: Receive, send: AsgiSend
 ) -> None:
-    if app.sessions.full():
+    try:
+        admitted = await app.sessions.admit()
+    except StoreUnavailable as exc:
+        await store_down(send, exc, request.id)
+        return
+    if not admitted:
         await send_error(
             send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
         )
         return
-    session_id = new_session_id()
+    session = app.sessions.new(app.server, principal.subject if principal else None)
     transport = TRANSPORT.get()
     if transport is not None:  # telemetry is on: the session's first request names it too
-        TRANSPORT.set({**transport, "mcp.session.id": session_id})
-    holder: list[Session] = []
+        TRANSPORT.set({**transport, "mcp.session.id": session.id})
+    session.conn.principal = principal
+    header = [(b"mcp-session-id", session.id.encode())]
 
-    async def session_send(data: bytes) -> None:
-        if holder:
-            await holder[0].send(data)
+    async def kept(reply: dict[str, Any]) -> dict[str, Any]:
+        if "error" not in reply:
+            try:
+                await app.sessions.opened(session)
+                return reply
+            except StoreUnavailable as exc:
+                log.error("%s", exc)
+                reply = jsonrpc.error_message(request.id, STORE_DOWN)
+        header.clear()
+        app.sessions.end(session)
+        return reply
 
-    def session_push(data: bytes) -> None:
-        if holder:
-            holder[0].push(data)
-
-    conn = app.server.connect(session_send, push=session_push)
-    conn.principal = principal
-    conn.bind()
-    session = Session(
-        session_id,
-        conn,
-        subject=principal.subject if principal else None,
-        last_active=app.sessions.clock(),
-    )
-    holder.append(session)
-    app.sessions.add(session)
-    header = [(b"mcp-session-id", session_id.encode())]
-
-    def kept(reply: dict[str, Any]) -> bool:
-        if "error" in reply:
-            app.sessions.end(session)
-            return False
-        return True
-
-    posted = Posted(conn, [request], receive, send, headers=header, on_reply=kept)
+    posted = Posted(session.conn, [request], receive, send, headers=header, on_reply=kept)
     await answer(posted, app.keepalive_interval)
+
+
+async def store_down(send: AsgiSend, exc: Exception, request_id: Any = None) -> None:
+    """The shared session store is unreachable: logged, and -32603 for this request."""
+    log.error("%s", exc)
+    await send_error(send, 503, STORE_DOWN, request_id)
 
 
 async def find_session(
@@ -100,7 +102,11 @@ async def find_session(
     if problem is not None:
         await send_error(send, 400, problem)
         return None
-    session = app.sessions.get(session_id.strip())
+    try:
+        session = await app.sessions.find(session_id.strip())
+    except StoreUnavailable as exc:
+        await store_down(send, exc)
+        return None
     if session is None or (
         session.subject is not None and (principal is None or principal.subject != session.subject)
     ):
@@ -144,16 +150,36 @@ async def post_to_session(
             else:
                 requests.append(message)
         elif isinstance(message, Notification | Response):
-            conn.accept(message)
+            try:
+                if not await app.sessions.forward(session, message):
+                    conn.accept(message)
+            except StoreUnavailable as exc:
+                log.error("%s", exc)
         elif message.reply:
             refusals.append(jsonrpc.error_message(message.id, message.error))
+    if not requests:
+        try:
+            await app.sessions.changed(session)  # notifications/initialized
+        except StoreUnavailable as exc:
+            await store_down(send, exc)
+            return
     if not requests and not refusals:
         await accepted(send)
         return
     if not requests:
         await send_json(send, 400 if not batch else 200, refusals if batch else refusals[0])
         return
-    posted = Posted(conn, requests, receive, send, batch=batch, extra=refusals)
+
+    async def saved(reply: dict[str, Any]) -> dict[str, Any]:
+        # Before the reply goes out: the client's next request may reach another process.
+        try:
+            await app.sessions.changed(session)
+        except StoreUnavailable as exc:
+            log.error("%s", exc)
+            return jsonrpc.error_message(reply.get("id"), STORE_DOWN)
+        return reply
+
+    posted = Posted(conn, requests, receive, send, batch=batch, extra=refusals, on_reply=saved)
     await answer(posted, app.keepalive_interval)
 
 
@@ -216,5 +242,9 @@ async def delete_session(
     session = await find_session(app, headers, principal, send)
     if session is None:
         return
-    app.sessions.end(session)
+    try:
+        await app.sessions.close(session)
+    except StoreUnavailable as exc:
+        await store_down(send, exc)
+        return
     await accepted(send, 204)

@@ -1,0 +1,184 @@
+"""Real components for the scale-out tests: redis-server on a random port, and nginx as a
+round-robin, non-sticky load balancer in front of several plainmcp processes.
+
+Both come from Debian packages (`scripts/setup` installs them when missing). Locally a test
+that needs one skips when it is absent; under CI (`CI=true`) it fails instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.http_server import free_port
+
+
+def need(tool: str) -> str:
+    """The path of `tool` (redis-server, nginx), or skip (fail under CI) when it is missing."""
+    found = shutil.which(tool) or next(
+        (p for p in (f"/usr/sbin/{tool}", f"/usr/bin/{tool}") if os.access(p, os.X_OK)), None
+    )
+    if found is None:
+        message = f"{tool} is not installed (scripts/setup installs it from Debian)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"exited early:\n{log.read_text(errors='replace')}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"did not listen in time:\n{log.read_text(errors='replace')}")
+        time.sleep(0.05)
+
+
+@dataclass
+class RedisServer:
+    port: int
+    proc: subprocess.Popen[bytes]
+    log_path: Path
+    binary: str
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+    def start(self) -> None:
+        """Start again on the same port (after `stop`): the same URL answers again."""
+        self.proc = _start_redis(self.binary, self.port, self.workdir, self.log_path)
+
+
+def _start_redis(binary: str, port: int, workdir: Path, log_path: Path) -> subprocess.Popen[bytes]:
+    with log_path.open("ab") as log:
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(workdir),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    wait_for_port(port, proc, log_path)
+    return proc
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    binary = need("redis-server")
+    workdir = Path(tempfile.mkdtemp(prefix="plainmcp-redis-"))
+    log_path = workdir / "redis.log"
+    port = free_port()
+    server = RedisServer(
+        port, _start_redis(binary, port, workdir, log_path), log_path, binary, workdir
+    )
+    try:
+        yield server
+    finally:
+        server.proc.terminate()
+        server.proc.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+NGINX_CONF = """
+worker_processes 1;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {dir}/access.log;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    upstream plainmcp {{
+        {servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://plainmcp;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 300s;
+            proxy_next_upstream off;
+        }}
+    }}
+}}
+"""
+"""Round robin (nginx's default), no stickiness; `proxy_next_upstream off`, so a request that
+reached a process that died fails instead of being sent again elsewhere."""
+
+
+@dataclass
+class Nginx:
+    port: int
+    proc: subprocess.Popen[bytes]
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def access_log(self) -> str:
+        return (self.workdir / "access.log").read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def nginx(upstreams: list[int]) -> Iterator[Nginx]:
+    binary = need("nginx")
+    workdir = Path(tempfile.mkdtemp(prefix="plainmcp-nginx-"))
+    workdir.chmod(0o777)  # nginx's worker may run as another user when started by root
+    port = free_port()
+    servers = "\n        ".join(f"server 127.0.0.1:{p};" for p in upstreams)
+    conf = workdir / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(dir=workdir, servers=servers, port=port))
+    log_path = workdir / "stderr.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [binary, "-p", str(workdir), "-c", str(conf)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log_path)
+        yield Nginx(port, proc, workdir)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,381 @@
+"""Handshake sessions on Redis, served by three plainmcp processes behind nginx (round robin, not
+sticky): any process serves any request of any session, and the client's answers to the
+server's requests reach the process whose call waits for them.
+
+redis-server and nginx are real, started here on random ports (tests/cluster.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.types import CreateMessageResult, ElicitResult, TextContent
+
+from tests.cluster import Nginx, RedisServer, nginx, redis_server
+from tests.http_server import HttpServer, free_port, http_server
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning"),
+]
+
+SERVER = Path(__file__).resolve().parent / "servers" / "cluster_server.py"
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[RedisServer]:
+    with redis_server() as server:
+        yield server
+
+
+@contextlib.contextmanager
+def workers(redis: RedisServer, n: int) -> Iterator[list[HttpServer]]:
+    env = {"PLAINMCP_TEST_SESSIONS": redis.url}
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(http_server(SERVER, env=env, script=True)) for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def three(redis: RedisServer) -> Iterator[list[HttpServer]]:
+    with workers(redis, 3) as servers:
+        yield servers
+
+
+@pytest.fixture(scope="module")
+def balancer(three: list[HttpServer]) -> Iterator[Nginx]:
+    with nginx([s.port for s in three]) as lb:
+        yield lb
+
+
+async def on_sampling(context: Any, params: Any) -> CreateMessageResult:
+    asked = params.messages[0].content.text
+    return CreateMessageResult(
+        role="assistant",
+        content=TextContent(type="text", text=f"echo {asked}"),
+        model="test-model",
+        stop_reason="endTurn",
+    )
+
+
+def elicitation(name: str) -> Any:
+    async def on_elicitation(context: Any, params: Any) -> ElicitResult:
+        assert params.message == "Your name?"
+        return ElicitResult(action="accept", content={"name": name})
+
+    return on_elicitation
+
+
+def text_of(result: Any) -> str:
+    assert result.is_error is False, result
+    (block,) = result.content
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+async def counted(client: Client) -> None:
+    """A call reporting progress: every notification reaches the callback, in order."""
+    seen: list[tuple[float, float | None]] = []
+    all_in = anyio.Event()
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total))
+        if len(seen) == 3:
+            all_in.set()
+
+    result = await client.call_tool("count", {"steps": 3}, progress_callback=on_progress)
+    assert text_of(result) == "3"
+    with anyio.fail_after(5):
+        await all_in.wait()
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+async def one_session(url: str, number: int, pids: set[int]) -> int:
+    """20 calls in one legacy session: progress, elicitation, sampling and plain calls."""
+    done = 0
+    async with Client(
+        url,
+        mode="legacy",
+        read_timeout_seconds=30,
+        sampling_callback=on_sampling,
+        elicitation_callback=elicitation(f"user{number}"),
+    ) as client:
+        assert client.protocol_version == "2025-11-25"
+        for call in range(20):
+            kind = call % 4
+            if kind == 0:
+                pids.add(int(text_of(await client.call_tool("where", {}))))
+            elif kind == 1:
+                await counted(client)
+            elif kind == 2:
+                result = await client.call_tool("ask_name", {})
+                assert text_of(result) == f"accept: user{number}"
+            else:
+                result = await client.call_tool("ask_model", {"prompt": f"hi {number}.{call}"})
+                assert text_of(result) == f"model said: echo hi {number}.{call}"
+            done += 1
+    return done
+
+
+async def test_ten_sdk_sessions_of_twenty_calls_through_nginx_and_three_processes(
+    balancer: Nginx, three: list[HttpServer]
+) -> None:
+    pids: set[int] = set()
+    finished: list[int] = []
+
+    async def run(number: int) -> None:
+        finished.append(await one_session(balancer.url, number, pids))
+
+    with anyio.fail_after(90):
+        async with anyio.create_task_group() as tg:
+            for number in range(10):
+                tg.start_soon(run, number)
+    assert finished == [20] * 10
+    # Round robin spread the sessions' calls over every process.
+    assert pids == {s.proc.pid for s in three}
+    for server in three:
+        assert "Traceback" not in server.log(), server.log()
+
+
+# --- one session over several processes, by hand -----------------------------------------------
+
+ACCEPT = "application/json, text/event-stream"
+REVISION = "2025-11-25"
+
+
+class Stream:
+    """An open SSE response, read event by event."""
+
+    def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse):
+        self.conn, self.response = conn, response
+        self.status = response.status
+
+    def next(self) -> Any:
+        """The next event's message; None when the stream ended."""
+        data = None
+        while True:
+            line = self.response.readline()
+            if not line:
+                return None
+            text = line.decode().rstrip("\r\n")
+            if text.startswith("data:"):
+                data = json.loads(text[5:])
+            elif text == "" and data is not None:
+                return data
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def open_post(server: HttpServer, body: Any, session: str | None = None) -> Stream:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+    if session is not None:
+        headers |= {"Mcp-Session-Id": session, "MCP-Protocol-Version": REVISION}
+    conn.request("POST", "/mcp", json.dumps(body).encode(), headers)
+    return Stream(conn, conn.getresponse())
+
+
+def post(server: HttpServer, body: Any, session: str | None = None) -> tuple[int, Any]:
+    stream = open_post(server, body, session)
+    try:
+        raw = stream.response.read()
+        if stream.response.getheader("content-type") == "text/event-stream":
+            events = [json.loads(x[5:]) for x in raw.decode().split("\n") if x.startswith("data:")]
+            return stream.status, events[-1]
+        return stream.status, json.loads(raw) if raw else None
+    finally:
+        stream.close()
+
+
+def get_stream(server: HttpServer, session: str) -> Stream:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    headers = {
+        "Accept": "text/event-stream",
+        "Mcp-Session-Id": session,
+        "MCP-Protocol-Version": REVISION,
+    }
+    conn.request("GET", "/mcp", headers=headers)
+    return Stream(conn, conn.getresponse())
+
+
+def open_session(server: HttpServer, capabilities: dict[str, Any] | None = None) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": REVISION,
+            "capabilities": capabilities or {},
+            "clientInfo": {"name": "by-hand", "version": "0"},
+        },
+    }
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+    conn.request("POST", "/mcp", json.dumps(init).encode(), headers)
+    response = conn.getresponse()
+    response.read()
+    session = response.getheader("mcp-session-id")
+    conn.close()
+    assert session is not None
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert post(server, done, session) == (202, None)
+    return session
+
+
+def call(request_id: int, name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def text_reply(request_id: int, text: str) -> dict[str, Any]:
+    result = {"content": [{"type": "text", "text": text}], "isError": False}
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def test_an_elicitation_answer_posted_to_another_process_reaches_the_waiting_call(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a, {"elicitation": {}})
+    waiting = open_post(b, call(1, "ask_name"), session)
+    asked = waiting.next()
+    assert asked["method"] == "elicitation/create"
+    answer = {
+        "jsonrpc": "2.0",
+        "id": asked["id"],
+        "result": {"action": "accept", "content": {"name": "Ada"}},
+    }
+    assert post(c, answer, session) == (202, None)
+    assert waiting.next() == text_reply(1, "accept: Ada")
+    waiting.close()
+
+
+def test_a_cancellation_posted_to_another_process_cancels_the_call(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    held = open_post(b, call(7, "hold"), session)
+    logged = held.next()
+    assert logged["params"]["data"] == f"holding in {b.proc.pid}"
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+    assert post(c, cancel, session) == (202, None)
+    assert held.next() is None  # the call ended without a reply, as cancelled requests do
+    held.close()
+    assert post(a, call(8, "where"), session) == (200, text_reply(8, str(a.proc.pid)))
+
+
+def test_a_resource_update_raised_anywhere_reaches_the_stream_on_another_process(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    # The stream opens on b before the subscription is taken on a: b reads the session's
+    # state again when the update arrives.
+    stream = get_stream(b, session)
+    assert stream.status == 200
+    subscribe = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "resources/subscribe",
+        "params": {"uri": "memo://note"},
+    }
+    assert post(a, subscribe, session) == (200, {"jsonrpc": "2.0", "id": 1, "result": {}})
+    assert post(c, call(3, "touch", uri="memo://other"), session)[0] == 200
+    assert post(c, call(4, "touch", uri="memo://note"), session) == (
+        200,
+        text_reply(4, "touched memo://note"),
+    )
+    assert stream.next() == {
+        "jsonrpc": "2.0",
+        "method": "notifications/resources/updated",
+        "params": {"uri": "memo://note"},
+    }
+    stream.close()
+
+
+def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) -> None:
+    with workers(redis, 2) as (a, b):
+        session = open_session(a)
+        a.proc.kill()
+        a.proc.wait(10)
+        assert post(b, call(1, "where"), session) == (200, text_reply(1, str(b.proc.pid)))
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+def test_redis_unreachable_at_start_is_a_clear_error() -> None:
+    port = free_port()
+    env = {"PLAINMCP_TEST_SESSIONS": f"redis://127.0.0.1:{port}/0"}
+    with pytest.raises(RuntimeError) as failed, http_server(SERVER, env=env, script=True):
+        pass
+    assert (
+        f"the session store did not start: Redis at redis://127.0.0.1:{port}/0 is unreachable"
+        in str(failed.value)
+    )
+
+
+def test_redis_lost_while_serving_is_32603_and_the_process_recovers() -> None:
+    with redis_server() as own, workers(own, 1) as (server,):
+        session = open_session(server)
+        own.stop()
+        assert post(server, call(1, "where"), session) == (
+            503,
+            {
+                "jsonrpc": "2.0",
+                "error": {
+                    "code": -32603,
+                    "message": "Internal error: the session store is unavailable",
+                },
+            },
+        )
+        assert f"Redis at {own.url} is unavailable" in server.log()
+        own.start()
+        # The restarted Redis kept nothing (no persistence here): a new session works.
+        fresh = open_session(server)
+        assert post(server, call(2, "where"), fresh) == (200, text_reply(2, str(server.proc.pid)))
+
+
+# --- what a request costs in Redis -------------------------------------------------------------
+
+
+def commands(redis: RedisServer, run: Any) -> dict[str, int]:
+    """The Redis commands (name -> calls) that `run()` caused, read from INFO commandstats."""
+    import redis as redis_py
+
+    client = redis_py.Redis.from_url(redis.url)
+    try:
+        client.config_resetstat()
+        run()
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    counted = {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()}
+    return {k: v for k, v in counted.items() if k not in ("info", "config|resetstat")}
+
+
+def test_a_request_costs_one_round_trip_and_one_more_when_it_changes_the_state() -> None:
+    with redis_server() as own, workers(own, 1) as (server,):
+        session = open_session(server)
+        assert commands(own, lambda: post(server, call(1, "where"), session)) == {"getex": 1}
+        level = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "logging/setLevel",
+            "params": {"level": "debug"},
+        }
+        assert commands(own, lambda: post(server, level, session)) == {"getex": 1, "set": 1}
