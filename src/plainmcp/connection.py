@@ -83,6 +83,9 @@ class Connection:
         without a task group."""
         self._streams: dict[RequestId, Send] = {}
         """Per-request streams (HTTP): a request's own messages and reply go there."""
+        self.stream_closers: dict[RequestId, Callable[[], bool]] = {}
+        """Per-request streams the transport can close mid-call for the client to resume
+        (HTTP, 2025-11-25 polling); see close_stream."""
         self.principal: Any = None
         """Who the transport authenticated (HTTP bearer auth); None when nobody was."""
         self.session = SessionState()
@@ -287,6 +290,13 @@ class Connection:
         and tells the client the request is cancelled. Cancelling the caller does the same.
         """
         return await self._asks.ask(self, method, params, timeout=timeout, related_to=related_to)
+
+    def close_stream(self, request_id: RequestId) -> bool:
+        """Close the request's response stream while it keeps running; the client reconnects
+        and resumes it. False where the transport cannot (stdio, JSON-only replies, revisions
+        without resumable streams)."""
+        closer = self.stream_closers.get(request_id)
+        return closer() if closer is not None else False
 
     def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
         """What the client cancels `request_id` through (None once it has finished)."""

@@ -15,8 +15,10 @@ stream as soon as the request sends progress, a log message or a request to the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
@@ -26,6 +28,8 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http.answer import Answering
+from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -78,8 +82,15 @@ class HttpApp:
         keepalive_interval: float = 15.0,
         auth: BearerAuth | None = None,
         clock: Callable[[], float] = time.monotonic,
+        event_log: EventLog | None = None,
+        retry_interval: float = 1.0,
+        shutdown_deadline: float = 30.0,
     ) -> None:
-        """`clock`: seconds, what session idle time is measured with (tests pass their own)."""
+        """`clock`: seconds, what session idle time and the event log's ttl are measured with
+        (tests pass their own). `event_log`: where resumable streams keep their events
+        (default: this process's memory, 5 minutes). `retry_interval`: seconds a client waits
+        before reconnecting to a stream the server closed. `shutdown_deadline`: seconds
+        running calls get to finish once a shutdown starts (`drain`)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
@@ -91,6 +102,17 @@ class HttpApp:
         self.auth = auth
         self.live: set[Connection] = set()
         """Connections of POSTs in progress (ended at shutdown)."""
+        if retry_interval < 0 or shutdown_deadline < 0:
+            raise ValueError("retry_interval and shutdown_deadline must not be negative")
+        self.event_log: EventLog = (
+            event_log if event_log is not None else MemoryEventLog(clock=clock)
+        )
+        self.retry_ms = round(retry_interval * 1000)
+        self.shutdown_deadline = shutdown_deadline
+        self.answering = Answering()
+        """The POSTs being answered, which `drain` waits for."""
+        self.stopping = asyncio.Event()
+        """Set by `drain`: new requests get 503 from then on."""
 
     # --- ASGI entry ------------------------------------------------------------------------
 
@@ -136,6 +158,9 @@ class HttpApp:
             finally:
                 TRANSPORT.reset(token)
         elif method == "GET":
+            if self.stopping.is_set():
+                await self._unavailable(send)
+                return
             await handshake.get_stream(self, headers, principal, receive, send)
         elif method == "DELETE":
             await handshake.delete_session(self, headers, principal, send)
@@ -173,6 +198,42 @@ class HttpApp:
                 yield
             finally:
                 self.shutdown()
+
+    async def drain(self, deadline: float | None = None) -> bool:
+        """A graceful shutdown's first half, before the HTTP server stops: new requests get 503
+        with Retry-After (answers to the server's own requests and cancellations still go
+        through), GET and listen streams close with a retry hint so their clients reconnect
+        elsewhere, and running calls get `deadline` seconds (default `shutdown_deadline`) to
+        finish. Calls still running then are cancelled and answered with an error. True when
+        every call finished in time. `plainmcp run` and `app.run` call it on SIGTERM."""
+        deadline = self.shutdown_deadline if deadline is None else deadline
+        self.stopping.set()
+        for session in self.sessions:
+            session.close_stream()
+        for conn in list(self.live):
+            conn.closing.set()
+        if await self.answering.idle(deadline):
+            return True
+        log.warning(
+            "shutdown: %d request(s) still running after %.1f s; answering them with an error",
+            len(self.answering),
+            deadline,
+        )
+        self.answering.stop_all()
+        await self.answering.idle(1.0)
+        return False
+
+    async def _unavailable(self, send: AsgiSend) -> None:
+        """503 while draining: a load balancer or client tries another process."""
+        retry_after = str(max(1, math.ceil(self.retry_ms / 1000))).encode()
+        await send_json(
+            send,
+            503,
+            jsonrpc.error_message(
+                None, RpcError(INVALID_REQUEST, "Service Unavailable: the server is shutting down")
+            ),
+            [(b"retry-after", retry_after), (b"connection", b"close")],
+        )
 
     def shutdown(self) -> None:
         """End every session and open stream: listen streams answer, GET streams close."""
@@ -218,6 +279,9 @@ class HttpApp:
             )
             return
         parsed = jsonrpc.parse(body)
+        if self.stopping.is_set() and _asks_anything(parsed):
+            await self._unavailable(send)
+            return
         if principal is not None:
             refusal = self._step_up(parsed, principal, metadata_url)
             if refusal is not None:
@@ -282,6 +346,12 @@ class HttpApp:
             return
         resource = f"{_origin(scope, headers)}{self.path}"
         await send_json(send, 200, resource_metadata(self.auth, resource))
+
+
+def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:
+    """The body holds a request (or what may be one): not only answers and notifications."""
+    messages = parsed if isinstance(parsed, list) else [parsed]
+    return any(isinstance(m, Request | Invalid) for m in messages)
 
 
 async def _refuse(send: AsgiSend, failure: AuthFailure) -> None:

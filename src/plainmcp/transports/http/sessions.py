@@ -33,6 +33,9 @@ class Session:
     last_active: float = field(default_factory=time.monotonic)
     stream: MemoryObjectSendStream[bytes] | None = None
     """The open GET stream, if any."""
+    get_token: str | None = None
+    """The GET stream's name in the event log, from the first GET on (a reconnect with one of
+    its event ids gets what the lost connection missed)."""
 
     def push(self, data: bytes) -> None:
         """Deliver a server-initiated message to the GET stream; dropped when none is open."""
