@@ -19,9 +19,12 @@ import asyncio
 import contextlib
 import logging
 import math
+import signal
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable, Iterator
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from plainmcp import scopes
 from plainmcp.connection import Connection
@@ -113,6 +116,7 @@ class HttpApp:
         """The POSTs being answered, which `drain` waits for."""
         self.stopping = asyncio.Event()
         """Set by `drain`: new requests get 503 from then on."""
+        self._draining: asyncio.Task[bool] | None = None
 
     # --- ASGI entry ------------------------------------------------------------------------
 
@@ -175,9 +179,10 @@ class HttpApp:
             return
         try:
             async with self.lifespan():
-                await send({"type": "lifespan.startup.complete"})
-                while (await receive())["type"] != "lifespan.shutdown":
-                    pass
+                with _draining_on_signals(self._start_draining):
+                    await send({"type": "lifespan.startup.complete"})
+                    while (await receive())["type"] != "lifespan.shutdown":
+                        pass
         except LifespanError as exc:
             log.error("%s", exc, exc_info=exc.__cause__)
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
@@ -199,14 +204,24 @@ class HttpApp:
             finally:
                 self.shutdown()
 
-    async def drain(self, deadline: float | None = None) -> bool:
+    async def drain(self) -> bool:
         """A graceful shutdown's first half, before the HTTP server stops: new requests get 503
         with Retry-After (answers to the server's own requests and cancellations still go
         through), GET and listen streams close with a retry hint so their clients reconnect
-        elsewhere, and running calls get `deadline` seconds (default `shutdown_deadline`) to
-        finish. Calls still running then are cancelled and answered with an error. True when
-        every call finished in time. `plainmcp run` and `app.run` call it on SIGTERM."""
-        deadline = self.shutdown_deadline if deadline is None else deadline
+        elsewhere, and running calls get `shutdown_deadline` seconds to finish. Calls still
+        running then are cancelled and answered with an error. True when every call finished
+        in time. Runs once: later calls wait for the first. Under uvicorn (and gunicorn's
+        uvicorn workers) SIGTERM and SIGINT start it (see `_lifespan`)."""
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+        return await asyncio.shield(self._draining)
+
+    def _start_draining(self) -> None:
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> bool:
+        deadline = self.shutdown_deadline
         self.stopping.set()
         for session in self.sessions:
             session.close_stream()
@@ -346,6 +361,35 @@ class HttpApp:
             return
         resource = f"{_origin(scope, headers)}{self.path}"
         await send_json(send, 200, resource_metadata(self.auth, resource))
+
+
+@contextlib.contextmanager
+def _draining_on_signals(start: Callable[[], None]) -> Iterator[None]:
+    """While the app runs, SIGTERM and SIGINT also start its drain, before the handler the
+    server installed (uvicorn's, which then stops the server: its wait for open connections
+    ends as the drain closes them). Nothing is chained where no Python handler is installed
+    or outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    previous: dict[int, Callable[[int, FrameType | None], Any]] = {}
+
+    def chained(sig: int, frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(start)
+        previous[sig](sig, frame)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        handler = signal.getsignal(sig)
+        if callable(handler):
+            previous[sig] = handler
+            signal.signal(sig, chained)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if signal.getsignal(number) is chained:
+                signal.signal(number, handler)
 
 
 def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:

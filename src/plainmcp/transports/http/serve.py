@@ -11,10 +11,13 @@ log = logging.getLogger("plainmcp")
 
 
 def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvicorn: Any) -> None:
-    """Serve until interrupted. A host other than a local name is added to the allowed Host
-    names, since that is where clients will reach the server."""
+    """Serve until interrupted (SIGTERM or Ctrl-C drains first: `HttpApp.drain`). A host other
+    than a local name is added to the allowed Host names, since that is where clients will
+    reach the server."""
     try:
         import uvicorn as server_module
+
+        from plainmcp.transports.http.uvicorn_server import DrainingServer
     except ImportError:
         raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
     if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
@@ -31,7 +34,7 @@ def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvi
         port=port,
         lifespan="on",
         log_level="warning",
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=5,  # after the drain: what is left are idle connections
         **uvicorn,
     )
-    server_module.Server(config).run()
+    DrainingServer(config).run()
