@@ -128,13 +128,17 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     if outbox is not None:
         outbox.sink = related_now
 
-    detach = False
+    taken = 0
+    """Messages taken from the queue so far."""
+    detach_after: int | None = None
+    """Close the response once this many are taken: those queued before close_stream()."""
     stopped = False
 
     def close_stream() -> bool:
-        nonlocal detach
-        detach = True
-        wake.set()
+        nonlocal detach_after
+        if detach_after is None:
+            detach_after = taken + len(queue)
+            wake.set()
         return True
 
     def stop() -> None:
@@ -182,7 +186,12 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     replies: list[dict[str, Any]] = list(extra or [])
     try:
         while queue or unanswered:
-            if detach and not writer.detached and resumable is not None:
+            if (
+                detach_after is not None
+                and taken >= detach_after
+                and not writer.detached
+                and resumable is not None
+            ):
                 if not writer.streaming:
                     await writer.start_stream()
                     for reply in replies:
@@ -193,6 +202,7 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
                 await wake.wait()
                 continue
             is_reply, item = queue.popleft()
+            taken += 1
             if writer.streaming:
                 await writer.event(jsonrpc.encode(item) if is_reply else item)
             elif is_reply:

@@ -233,7 +233,7 @@ async def get_stream(
     watcher = asyncio.get_running_loop().create_task(until_disconnect(receive))
     watcher.add_done_callback(client_gone)
     try:
-        await writer.start_stream()
+        await writer.start_stream(prime=resume is None)
         if resume is not None:
             # What was logged after the client's last event was lost on the way: again.
             batch = await app.event_log.read(logged.key, resume[1], 0)

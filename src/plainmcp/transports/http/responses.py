@@ -91,7 +91,9 @@ class Writer:
         await self._write({"type": "http.response.start", "status": status, "headers": headers})
         await self._write({"type": "http.response.body", "body": data})
 
-    async def start_stream(self) -> None:
+    async def start_stream(self, *, prime: bool = True) -> None:
+        """Headers, then (resumable at 2025-11-25, unless `prime` is False: a reconnect, whose
+        client has an id already) the priming event."""
         self.streaming = True
         await self._write(
             {
@@ -101,7 +103,7 @@ class Writer:
             }
         )
         self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
-        if self.resumable is not None and self.resumable.polling:
+        if prime and self.resumable is not None and self.resumable.polling:
             first = await self.resumable.record(b"")
             await self._chunk(sse.priming(first, self.resumable.retry_ms))
 
