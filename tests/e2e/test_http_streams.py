@@ -292,3 +292,29 @@ def test_over_stdio_sigterm_answers_the_calls_already_read_before_exit() -> None
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() -> None:
+    with http_server(HELD, "--workers", "2") as server:
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "pid", "arguments": {}, "_meta": meta},
+        }
+        headers = {
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "pid",
+        }
+        reply = _post(server.port, body, headers)
+        assert reply.status == 200
+        served_by = json.loads(reply.read())["result"]["structuredContent"]
+        assert served_by != server.proc.pid  # a worker answered, not the supervisor
+        log = server.log()
+    assert "warning: 2 workers share the port and keep handshake sessions" in log

@@ -28,3 +28,11 @@ async def hold(n: int, ctx: Context) -> str:
     await release.wait()
     await ctx.report_progress(2, 2)
     return f"done {n}"
+
+
+@app.tool
+def pid() -> int:
+    """The id of the process serving the call (`--workers` tests)."""
+    import os
+
+    return os.getpid()
