@@ -553,6 +553,14 @@ def test_x_mcp_header(region: Annotated[str, Header("Region")]) -> str:
     return f"Region: {region}"
 
 
+@app.tool
+def test_reconnection(ctx: Context) -> str:
+    """Tests SSE polling: closes the HTTP response stream before returning, so the client
+    reconnects with Last-Event-ID and gets the result from the event log (2025-11-25)."""
+    ctx.close_stream()
+    return "Reconnection test completed"
+
+
 # --- resources ---------------------------------------------------------------------------------
 
 app.add_resource(

@@ -181,6 +181,15 @@ NEW_TOOLS = [
             "additionalProperties": False,
         },
     },
+    {
+        "name": "test_reconnection",
+        "description": (
+            "Tests SSE polling: closes the HTTP response stream before returning, so the"
+            " client\nreconnects with Last-Event-ID and gets the result from the event log"
+            " (2025-11-25)."
+        ),
+        "inputSchema": NO_ARGUMENTS,
+    },
 ]
 OLD_PROMPTS = [
     "test_simple_prompt",

@@ -88,6 +88,9 @@ class Connection:
         without a task group."""
         self._streams: dict[RequestId, Send] = {}
         """Per-request streams (HTTP): a request's own messages and reply go there."""
+        self.stream_closers: dict[RequestId, Callable[[], bool]] = {}
+        """Per-request streams the transport can close mid-call for the client to resume
+        (HTTP, 2025-11-25 polling); see close_stream."""
         self.principal: Any = None
         """Who the transport authenticated (HTTP bearer auth); None when nobody was."""
         self.session = SessionState()
@@ -296,6 +299,13 @@ class Connection:
     def awaits(self, request_id: RequestId) -> bool:
         """One of our requests to the client with this id waits for its answer here."""
         return self._asks.waits_for(request_id)
+
+    def close_stream(self, request_id: RequestId) -> bool:
+        """Close the request's response stream while it keeps running; the client reconnects
+        and resumes it. False where the transport cannot (stdio, JSON-only replies, revisions
+        without resumable streams)."""
+        closer = self.stream_closers.get(request_id)
+        return closer() if closer is not None else False
 
     def cancel_scope(self, request_id: RequestId) -> Cancellable | None:
         """What the client cancels `request_id` through (None once it has finished)."""

@@ -154,6 +154,13 @@ class Context:
         if self.cancelled:
             raise anyio.get_cancelled_exc_class()()
 
+    def close_stream(self) -> bool:
+        """Close this request's HTTP response stream now and keep running: the client waits the
+        server's `retry` hint, reconnects with Last-Event-ID and gets what follows, the result
+        included (the 2025-11-25 polling pattern, for calls that outlast a proxy's timeout).
+        False where that is not possible (stdio, 2026-07-28, revisions before 2025-11-25)."""
+        return self._ex.conn.close_stream(self.request_id)
+
     # --- progress and logging -------------------------------------------------------------
 
     async def report_progress(

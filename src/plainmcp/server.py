@@ -335,21 +335,24 @@ class Server:
         *,
         host: str = "127.0.0.1",
         port: int = 8000,
+        shutdown_deadline: float = 30.0,
         **http_options: Any,
     ) -> None:
         """Serve until the client goes away (stdio: until stdin closes), or serve Streamable
-        HTTP on host:port with uvicorn (`pip install plainmcp[http]`) until interrupted."""
+        HTTP on host:port with uvicorn (`pip install plainmcp[http]`) until interrupted.
+        On SIGTERM, running calls get `shutdown_deadline` seconds to finish (docs/deploy.md)."""
         if transport == "stdio":
             from plainmcp.transports import stdio
 
             try:
-                stdio.run(self)
+                stdio.run(self, shutdown_deadline=shutdown_deadline)
             except LifespanError as exc:
                 _exit_failed_start(exc)
         elif transport == "http":
             from plainmcp.transports.http.serve import serve_http
 
-            serve_http(self.http_app(**http_options), host=host, port=port)  # uvicorn exits 3
+            app = self.http_app(shutdown_deadline=shutdown_deadline, **http_options)
+            serve_http(app, host=host, port=port)  # uvicorn exits 3
         else:
             raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
 

@@ -103,7 +103,7 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
 
     # tools-list: every tool has a name, a non-empty description and an inputSchema
     tools = p.result("tools/list")["tools"]
-    assert len(tools) == 27  # 13 for the scenarios above, 14 for 2026-07-28 (own tests)
+    assert len(tools) == 28  # 13 for the scenarios above, 14 for 2026-07-28, test_reconnection
     assert all(t["name"] and t["description"] and t["inputSchema"] for t in tools)
     [schema_tool] = [t for t in tools if t["name"] == "json_schema_2020_12_tool"]
     # json-schema-2020-12: the schema as written, byte for byte in key order too

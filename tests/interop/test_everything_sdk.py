@@ -89,6 +89,7 @@ LISTED_TOOL_NAMES = [
     "test_streaming_elicitation",
     "test_logging_tool",
     "test_x_mcp_header",
+    "test_reconnection",
 ]
 LISTED_PROMPT_NAMES = [*PROMPT_NAMES, "test_input_required_result_prompt"]
 INPUT_REQUIRED_PROMPT = {

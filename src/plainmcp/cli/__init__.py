@@ -189,6 +189,19 @@ def command_parser(command: str) -> argparse.ArgumentParser:
             help="a browser Origin to accept besides local pages (https://app.example.com,"
             " or *); repeatable",
         )
+        p.add_argument(
+            "--workers",
+            metavar="N",
+            type=int,
+            help="HTTP: serve from N processes sharing the port (uvicorn's supervisor)",
+        )
+        p.add_argument(
+            "--shutdown-deadline",
+            metavar="SECONDS",
+            type=float,
+            default=30.0,
+            help="on SIGTERM, how long running calls get to finish (default 30)",
+        )
         p.add_argument("--caller", default="run", help=argparse.SUPPRESS)
         p.set_defaults(func=cmd_run)
     elif command == "list":

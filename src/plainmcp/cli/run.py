@@ -4,6 +4,8 @@ HTTP."""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -37,6 +39,7 @@ def _http_flags(args: argparse.Namespace) -> list[str]:
         "--path": args.path,
         "--allowed-host": args.allowed_host,
         "--allowed-origin": args.allowed_origin,
+        "--workers": args.workers,
     }
     return [flag for flag, value in flags.items() if value is not None]
 
@@ -84,7 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     server = imported(args.caller, args.target, lambda: load_server(args.target))
     if server is None:
         return 1
-    server.run()
+    server.run(shutdown_deadline=args.shutdown_deadline)
     return 0
 
 
@@ -97,8 +100,74 @@ def _run_http(args: argparse.Namespace) -> int:
 
     name, target = found
     app = _http_app(args, f"{split_target(args.target)[0]}:{name}", target)
+    app.shutdown_deadline = args.shutdown_deadline
     host = args.host or "127.0.0.1"
     port = 8000 if args.port is None else args.port
+    workers = args.workers or 1
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
     print(f"plainmcp {args.caller}: serving http://{host}:{port}{app.path}", file=sys.stderr)
-    serve_http(app, host=host, port=port)
+    if workers == 1:
+        serve_http(app, host=host, port=port)
+        return 0
+    print(
+        f"plainmcp {args.caller}: warning: {workers} workers share the port and keep handshake"
+        " sessions (2024-11-05 to 2025-11-25) in each worker's memory: a session's next"
+        " request can reach another worker and get 404. 2026-07-28 requests are served by"
+        " any worker. For handshake clients, run one worker per port behind a sticky load"
+        " balancer (docs/deploy.md).",
+        file=sys.stderr,
+    )
+    _serve_workers(args, name, host, port, workers)
     return 0
+
+
+WORKER_SPEC = "PLAINMCP_WORKER"
+"""The environment variable that tells each `--workers` process what to serve."""
+
+
+def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n: int) -> None:
+    """uvicorn's supervisor starts `n` processes that import an app by name: FILE[:OBJECT]
+    becomes the factory `worker_app` below, which loads the same object with the same flags
+    (the spec travels in the environment, which the workers inherit)."""
+    import uvicorn
+
+    spec = {
+        "target": f"{split_target(args.target)[0]}:{name}",
+        "path": args.path,
+        "allowed_host": args.allowed_host,
+        "allowed_origin": args.allowed_origin,
+        "host": host,
+        "shutdown_deadline": args.shutdown_deadline,
+    }
+    os.environ[WORKER_SPEC] = json.dumps(spec)
+    uvicorn.run(
+        "plainmcp.cli.run:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=n,
+        lifespan="on",
+        log_level="warning",
+    )
+
+
+def worker_app() -> HttpApp:
+    """The app of one `--workers` process: what the parent would have served itself."""
+    from plainmcp.transports.http.serve import allow_bound_host
+
+    spec = json.loads(os.environ[WORKER_SPEC])
+    args = argparse.Namespace(
+        target=spec["target"],
+        path=spec["path"],
+        allowed_host=spec["allowed_host"],
+        allowed_origin=spec["allowed_origin"],
+        host=None,
+        port=None,
+        workers=None,
+    )
+    _, target = load_target(args.target, http=True)
+    app = _http_app(args, args.target, target)
+    app.shutdown_deadline = spec["shutdown_deadline"]
+    allow_bound_host(app, spec["host"])
+    return app

@@ -12,11 +12,12 @@ class EventReader:
         self._kind = "message"
 
     def line(self, line: str) -> tuple[str, str] | None:
-        """(event type, data) when `line` ends an event that carried data, else None."""
+        """(event type, data) when `line` ends an event that carried data, else None (also for
+        a priming event: an id and empty data, which a resumable stream opens with)."""
         if not line:
-            data, kind = self._data, self._kind
+            data, kind = "\n".join(self._data), self._kind
             self._data, self._kind = [], "message"
-            return (kind, "\n".join(data)) if data else None
+            return (kind, data) if data else None
         if line.startswith(":"):
             return None
         name, _, value = line.partition(":")

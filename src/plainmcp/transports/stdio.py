@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
+import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import anyio
@@ -45,12 +48,20 @@ def _setup_logging() -> None:
         root.setLevel(logging.INFO)
 
 
-def run(server: Server, *, input_fd: int = 0, output_fd: int | None = None) -> None:
-    """Serve one client on stdin/stdout until stdin closes, then answer what was read and exit."""
+def run(
+    server: Server,
+    *,
+    input_fd: int = 0,
+    output_fd: int | None = None,
+    shutdown_deadline: float = 30.0,
+) -> None:
+    """Serve one client on stdin/stdout until stdin closes, then answer what was read and exit.
+    On SIGTERM, reading stops and the calls already read get `shutdown_deadline` seconds to
+    be answered before the process exits."""
     out = claim_stdout() if output_fd is None else output_fd
     _setup_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(serve, server, input_fd, out)
+        anyio.run(serve, server, input_fd, out, shutdown_deadline)
 
 
 class LineSplitter:
@@ -168,7 +179,9 @@ async def _read_in_loop(fd: int, conn: Connection) -> None:
             os.set_blocking(fd, was_blocking)
 
 
-async def serve(server: Server, input_fd: int, output_fd: int) -> None:
+async def serve(
+    server: Server, input_fd: int, output_fd: int, shutdown_deadline: float = 30.0
+) -> None:
     """The stdio loop: read lines, dispatch concurrently, write replies as they finish."""
     broken = anyio.Event()
 
@@ -188,12 +201,14 @@ async def serve(server: Server, input_fd: int, output_fd: int) -> None:
     async with running(server):  # before the first line is read; LifespanError if it fails
         conn = server.connect(send)
         try:
-            await _serve_connection(conn, input_fd, broken)
+            await _serve_connection(conn, input_fd, broken, shutdown_deadline)
         finally:
             conn.close()
 
 
-async def _serve_connection(conn: Connection, input_fd: int, broken: anyio.Event) -> None:
+async def _serve_connection(
+    conn: Connection, input_fd: int, broken: anyio.Event, shutdown_deadline: float
+) -> None:
     async with anyio.create_task_group() as tasks:
         conn.bind(tasks)
 
@@ -203,16 +218,53 @@ async def _serve_connection(conn: Connection, input_fd: int, broken: anyio.Event
             tasks.cancel_scope.cancel()
 
         tasks.start_soon(watch_broken)
-        if _pollable(input_fd):
-            await _read_in_loop(input_fd, conn)
-        else:
-            await _read_in_thread(input_fd, conn)
-        # stdin is closed: the requests already read still get their answers, and listen
-        # streams end gracefully.
+        deadline = math.inf
+        with anyio.CancelScope() as reading:
+
+            def terminated() -> None:
+                nonlocal deadline
+                log.info("SIGTERM: answering the calls already read, then exiting")
+                deadline = shutdown_deadline
+                reading.cancel()
+
+            with _on_sigterm(terminated):
+                if _pollable(input_fd):
+                    await _read_in_loop(input_fd, conn)
+                else:
+                    await _read_in_thread(input_fd, conn)
+        # stdin is closed (or SIGTERM came): the requests already read still get their
+        # answers (within the deadline after a SIGTERM), and listen streams end gracefully.
         conn.closing.set()
-        while conn.busy:
-            await anyio.sleep(0.01)
+        with anyio.move_on_after(deadline):
+            while conn.busy:
+                await anyio.sleep(0.01)
+        if conn.busy:
+            log.warning("shutdown: calls still running after %.1f s are dropped", deadline)
         tasks.cancel_scope.cancel()
+
+
+@contextlib.contextmanager
+def _on_sigterm(handler: Callable[[], None]) -> Iterator[None]:
+    """Call `handler` on the first SIGTERM (a second one ends the process as usual). Only in
+    the main thread, where signals are delivered."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    loop = asyncio.get_running_loop()
+
+    def once() -> None:
+        loop.remove_signal_handler(signal.SIGTERM)
+        handler()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, once)
+    except (NotImplementedError, RuntimeError):  # no signals on this platform or loop
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 async def _read_in_thread(fd: int, conn: Connection) -> None:

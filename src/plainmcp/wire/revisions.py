@@ -34,6 +34,9 @@ class Revision:
     removed_methods: frozenset[str]
     """Methods of earlier revisions this one no longer has (answered -32601); `wire.methods`
     derives each method's revisions from this and the revision that added it."""
+    stream_polling: bool
+    """HTTP SSE streams open with a priming event (an id, no data) and a `retry` hint, and the
+    server may close one mid-call for the client to resume with Last-Event-ID (2025-11-25)."""
     session_notifications: bool
     """list_changed and resource updates go to the session (2026-07-28: subscriptions/listen);
     `SessionState.announces` and `hears_updates_of` read it."""
@@ -82,6 +85,7 @@ REVISIONS: dict[str, Revision] = {
             input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
+            stream_polling=False,
             session_notifications=True,
             content_types=_BASE_CONTENT,
             annotation_fields=_BASE_ANNOTATIONS,
@@ -107,6 +111,7 @@ REVISIONS: dict[str, Revision] = {
             input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
+            stream_polling=False,
             session_notifications=True,
             content_types=_BASE_CONTENT | {"audio"},
             annotation_fields=_BASE_ANNOTATIONS,
@@ -134,6 +139,7 @@ REVISIONS: dict[str, Revision] = {
             input_requests=frozenset(),
             elicitation_multi_select=False,
             removed_methods=frozenset(),
+            stream_polling=False,
             session_notifications=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
@@ -161,6 +167,7 @@ REVISIONS: dict[str, Revision] = {
             input_requests=frozenset(),
             elicitation_multi_select=True,
             removed_methods=frozenset(),
+            stream_polling=True,
             session_notifications=True,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
@@ -198,6 +205,7 @@ REVISIONS: dict[str, Revision] = {
                     "resources/unsubscribe",
                 }
             ),
+            stream_polling=False,
             session_notifications=False,
             content_types=_BASE_CONTENT | {"audio", "resource_link"},
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},

@@ -119,21 +119,40 @@ class Call:
                 await self._more.wait()
 
     async def next_event(self, timeout: float = 5.0) -> Any:
-        """The next SSE message (comments skipped)."""
-        block = await self._next_block(
-            lambda b: any(line.startswith(b"data:") for line in b.split(b"\n")), timeout
-        )
-        return self._decode(block)
+        """The next SSE message (comments and priming events skipped)."""
+        return self._decode(await self._next_block(_carries_data, timeout))
+
+    async def next_block(self, timeout: float = 5.0) -> dict[str, str]:
+        """The next SSE block's fields (`id`, `retry`, `data`, ...), comments skipped."""
+        block = await self._next_block(lambda b: not b.startswith(b":"), timeout)
+        return fields(block)
+
+    def blocks(self) -> list[dict[str, str]]:
+        """The fields of every block of a finished SSE body (comments left out)."""
+        return [fields(b) for b in self.body.split(b"\n\n") if b and not b.startswith(b":")]
 
     async def comment(self, timeout: float = 5.0) -> bytes:
         """The next comment line (keep-alive)."""
         return await self._next_block(lambda b: b.startswith(b":"), timeout)
 
 
+def fields(block: bytes) -> dict[str, str]:
+    """An SSE block as its fields (`data: ` lines joined)."""
+    found: dict[str, str] = {}
+    for line in block.decode().split("\n"):
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        found[name] = f"{found[name]}\n{value}" if name == "data" and name in found else value
+    return found
+
+
+def _carries_data(block: bytes) -> bool:
+    """An event with a message (not a comment, a priming event or a retry hint)."""
+    return any(line.startswith(b"data:") and line[5:].strip() for line in block.split(b"\n"))
+
+
 def _split_events(body: bytes) -> list[bytes]:
-    return [
-        e for e in body.split(b"\n\n") if any(line.startswith(b"data:") for line in e.split(b"\n"))
-    ]
+    return [e for e in body.split(b"\n\n") if _carries_data(e)]
 
 
 @contextlib.asynccontextmanager

@@ -13,9 +13,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.transports.http import rules
-from plainmcp.transports.http.responses import AsgiSend, Receive, Writer, until_disconnect
+from plainmcp.transports.http.responses import (
+    AsgiSend,
+    Receive,
+    Resumable,
+    Writer,
+    until_disconnect,
+)
 from plainmcp.wire import jsonrpc
-from plainmcp.wire.jsonrpc import Request
+from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Request, RpcError
+
+STOPPED = RpcError(INTERNAL_ERROR, "The server shut down before the call finished; call again")
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
@@ -42,6 +50,45 @@ class Posted:
     """Replies already made (refusals of a batch's bad requests), sent with the others."""
     outbox: Outbox | None = None
     """A stateless POST's own connection's messages not tied to a request, which join it."""
+    resumable: Resumable | None = None
+    """A handshake session's stream: its events are logged, with ids, for Last-Event-ID."""
+    answering: Answering | None = None
+    """The app's POSTs in progress, which a shutdown waits for and stops."""
+
+
+class Answering:
+    """The POSTs being answered: a graceful shutdown waits until there are none, and answers
+    the ones still running at its deadline (`stop_all`)."""
+
+    def __init__(self) -> None:
+        self._stops: set[Callable[[], None]] = set()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def __len__(self) -> int:
+        return len(self._stops)
+
+    def add(self, stop: Callable[[], None]) -> None:
+        self._stops.add(stop)
+        self._idle.clear()
+
+    def discard(self, stop: Callable[[], None]) -> None:
+        self._stops.discard(stop)
+        if not self._stops:
+            self._idle.set()
+
+    async def idle(self, timeout: float) -> bool:
+        """Wait until no POST is being answered; False if some still are after `timeout`."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def stop_all(self) -> None:
+        """Cancel the calls still running and answer each with an error (STOPPED)."""
+        for stop in list(self._stops):
+            stop()
 
 
 class Outbox:
@@ -65,6 +112,7 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     conn, requests, batch, stateless = posted.conn, posted.requests, posted.batch, posted.stateless
     headers, receive, send = posted.headers, posted.receive, posted.send
     on_reply, extra, outbox = posted.on_reply, posted.extra, posted.outbox
+    resumable, answering = posted.resumable, posted.answering
     loop = asyncio.get_running_loop()
     queue: deque[tuple[bool, Any]] = deque()
     """(is a reply, message): replies as dicts, other messages encoded."""
@@ -81,10 +129,33 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     if outbox is not None:
         outbox.sink = related_now
 
+    taken = 0
+    """Messages taken from the queue so far."""
+    detach_after: int | None = None
+    """Close the response once this many are taken: those queued before close_stream()."""
+    stopped = False
+
+    def close_stream() -> bool:
+        nonlocal detach_after
+        if detach_after is None:
+            detach_after = taken + len(queue)
+            wake.set()
+        return True
+
+    def stop() -> None:
+        nonlocal stopped
+        stopped = True
+        for request in requests:
+            scope = conn.cancel_scope(request.id)
+            if scope is not None:
+                scope.cancel()
+
     async def serve(request: Request) -> None:
         nonlocal unanswered
         try:
             reply = await conn.serve_request(request, related)
+            if reply is None and stopped:
+                reply = jsonrpc.error_message(request.id, STOPPED)
             if reply is not None:
                 if on_reply is not None:
                     reply = await on_reply(reply)
@@ -105,17 +176,34 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
                 if scope is not None:
                     scope.cancel()
 
-    writer = Writer(send, gone, headers, keepalive_interval)
+    writer = Writer(send, gone, headers, keepalive_interval, resumable)
+    if resumable is not None and resumable.polling:
+        for request in requests:
+            conn.stream_closers[request.id] = close_stream
+    if answering is not None:
+        answering.add(stop)
     serving = [loop.create_task(serve(request)) for request in requests]
     watcher = loop.create_task(watch())
     replies: list[dict[str, Any]] = list(extra or [])
     try:
         while queue or unanswered:
+            if (
+                detach_after is not None
+                and taken >= detach_after
+                and not writer.detached
+                and resumable is not None
+            ):
+                if not writer.streaming:
+                    await writer.start_stream()
+                    for reply in replies:
+                        await writer.event(jsonrpc.encode(reply))
+                await writer.detach(resumable.retry_ms)
             if not queue:
                 wake.clear()
                 await wake.wait()
                 continue
             is_reply, item = queue.popleft()
+            taken += 1
             if writer.streaming:
                 await writer.event(jsonrpc.encode(item) if is_reply else item)
             elif is_reply:
@@ -138,3 +226,7 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
         watcher.cancel()
         for task in serving:
             task.cancel()
+        for request in requests:
+            conn.stream_closers.pop(request.id, None)
+        if answering is not None:
+            answering.discard(stop)

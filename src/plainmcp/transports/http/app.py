@@ -15,17 +15,24 @@ stream as soon as the request sends progress, a log message or a request to the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import math
+import signal
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable, Iterator
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from plainmcp import scopes
 from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http.answer import Answering
+from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.handshake import ALLOW_POST
 from plainmcp.transports.http.responses import (
     AsgiSend,
@@ -82,11 +89,18 @@ class HttpApp:
         auth: BearerAuth | None = None,
         clock: Callable[[], float] = time.monotonic,
         sessions: str | Sessions | None = "memory",
+        event_log: EventLog | None = None,
+        retry_interval: float = 1.0,
+        shutdown_deadline: float = 30.0,
     ) -> None:
-        """`clock`: seconds, what session idle time is measured with (tests pass their own).
-        `sessions`: where handshake sessions live: "memory" (this process), a Redis URL
-        ("redis://host:6379/0", shared by every process given it), a Sessions object, or None
-        (no sessions: each handshake-era request stands alone, see stateless_handshake.py)."""
+        """`clock`: seconds, what session idle time and the event log's ttl are measured with
+        (tests pass their own). `sessions`: where handshake sessions live: "memory" (this
+        process), a Redis URL ("redis://host:6379/0", shared by every process given it), a
+        Sessions object, or None (no sessions: each handshake-era request stands alone, see
+        sessionless.py). `event_log`: where resumable streams keep their events (default: this
+        process's memory, 5 minutes). `retry_interval`: seconds a client waits before
+        reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
+        get to finish once a shutdown starts (`drain`)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
@@ -112,6 +126,18 @@ class HttpApp:
         self.auth = auth
         self.live: set[Connection] = set()
         """Connections of POSTs in progress (ended at shutdown)."""
+        if retry_interval < 0 or shutdown_deadline < 0:
+            raise ValueError("retry_interval and shutdown_deadline must not be negative")
+        self.event_log: EventLog = (
+            event_log if event_log is not None else MemoryEventLog(clock=clock)
+        )
+        self.retry_ms = round(retry_interval * 1000)
+        self.shutdown_deadline = shutdown_deadline
+        self.answering = Answering()
+        """The POSTs being answered, which `drain` waits for."""
+        self.stopping = asyncio.Event()
+        """Set by `drain`: new requests get 503 from then on."""
+        self._draining: asyncio.Task[bool] | None = None
 
     # --- ASGI entry ------------------------------------------------------------------------
 
@@ -161,6 +187,9 @@ class HttpApp:
                 send, 405, "Method Not Allowed: this server keeps no sessions", ALLOW_POST
             )
         elif method == "GET":
+            if self.stopping.is_set():
+                await self._unavailable(send)
+                return
             await handshake.get_stream(self, headers, principal, receive, send)
         elif method == "DELETE":
             await handshake.delete_session(self, headers, principal, send)
@@ -175,9 +204,10 @@ class HttpApp:
             return
         try:
             async with self.lifespan():
-                await send({"type": "lifespan.startup.complete"})
-                while (await receive())["type"] != "lifespan.shutdown":
-                    pass
+                with _draining_on_signals(self._start_draining):
+                    await send({"type": "lifespan.startup.complete"})
+                    while (await receive())["type"] != "lifespan.shutdown":
+                        pass
         except LifespanError as exc:
             log.error("%s", exc, exc_info=exc.__cause__)
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
@@ -203,6 +233,52 @@ class HttpApp:
             finally:
                 self.shutdown()
                 await self.sessions.stop()
+
+    async def drain(self) -> bool:
+        """A graceful shutdown's first half, before the HTTP server stops: new requests get 503
+        with Retry-After (answers to the server's own requests and cancellations still go
+        through), GET and listen streams close with a retry hint so their clients reconnect
+        elsewhere, and running calls get `shutdown_deadline` seconds to finish. Calls still
+        running then are cancelled and answered with an error. True when every call finished
+        in time. Runs once: later calls wait for the first. Under uvicorn (and gunicorn's
+        uvicorn workers) SIGTERM and SIGINT start it (see `_lifespan`)."""
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+        return await asyncio.shield(self._draining)
+
+    def _start_draining(self) -> None:
+        if self._draining is None:
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> bool:
+        deadline = self.shutdown_deadline
+        self.stopping.set()
+        for session in self.sessions:
+            session.close_stream()
+        for conn in list(self.live):
+            conn.closing.set()
+        if await self.answering.idle(deadline):
+            return True
+        log.warning(
+            "shutdown: %d request(s) still running after %.1f s; answering them with an error",
+            len(self.answering),
+            deadline,
+        )
+        self.answering.stop_all()
+        await self.answering.idle(1.0)
+        return False
+
+    async def _unavailable(self, send: AsgiSend) -> None:
+        """503 while draining: a load balancer or client tries another process."""
+        retry_after = str(max(1, math.ceil(self.retry_ms / 1000))).encode()
+        await send_json(
+            send,
+            503,
+            jsonrpc.error_message(
+                None, RpcError(INVALID_REQUEST, "Service Unavailable: the server is shutting down")
+            ),
+            [(b"retry-after", retry_after), (b"connection", b"close")],
+        )
 
     def shutdown(self) -> None:
         """End every session and open stream: listen streams answer, GET streams close."""
@@ -248,6 +324,9 @@ class HttpApp:
             )
             return
         parsed = jsonrpc.parse(body)
+        if self.stopping.is_set() and _asks_anything(parsed):
+            await self._unavailable(send)
+            return
         if principal is not None:
             refusal = self._step_up(parsed, principal, metadata_url)
             if refusal is not None:
@@ -315,6 +394,41 @@ class HttpApp:
             return
         resource = f"{_origin(scope, headers)}{self.path}"
         await send_json(send, 200, resource_metadata(self.auth, resource))
+
+
+@contextlib.contextmanager
+def _draining_on_signals(start: Callable[[], None]) -> Iterator[None]:
+    """While the app runs, SIGTERM and SIGINT also start its drain, before the handler the
+    server installed (uvicorn's, which then stops the server: its wait for open connections
+    ends as the drain closes them). Nothing is chained where no Python handler is installed
+    or outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    previous: dict[int, Callable[[int, FrameType | None], Any]] = {}
+
+    def chained(sig: int, frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(start)
+        previous[sig](sig, frame)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        handler = signal.getsignal(sig)
+        if callable(handler):
+            previous[sig] = handler
+            signal.signal(sig, chained)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if signal.getsignal(number) is chained:
+                signal.signal(number, handler)
+
+
+def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:
+    """The body holds a request (or what may be one): not only answers and notifications."""
+    messages = parsed if isinstance(parsed, list) else [parsed]
+    return any(isinstance(m, Request | Invalid) for m in messages)
 
 
 async def _refuse(send: AsgiSend, failure: AuthFailure) -> None:

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.telemetry import TRANSPORT
-from plainmcp.transports.http import rules
+from plainmcp.transports.http import rules, sse
 from plainmcp.transports.http.answer import Posted, answer
+from plainmcp.transports.http.events import Batch
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
+    Resumable,
     Writer,
     accepted,
     send_error,
@@ -76,7 +79,15 @@ async def initialize(
         app.sessions.end(session)
         return reply
 
-    posted = Posted(session.conn, [request], receive, send, headers=header, on_reply=kept)
+    posted = Posted(
+        session.conn,
+        [request],
+        receive,
+        send,
+        headers=header,
+        on_reply=kept,
+        answering=app.answering,
+    )
     await answer(posted, app.keepalive_interval)
 
 
@@ -179,8 +190,27 @@ async def post_to_session(
             return jsonrpc.error_message(reply.get("id"), STORE_DOWN)
         return reply
 
-    posted = Posted(conn, requests, receive, send, batch=batch, extra=refusals, on_reply=saved)
+    posted = Posted(
+        conn,
+        requests,
+        receive,
+        send,
+        batch=batch,
+        extra=refusals,
+        on_reply=saved,
+        resumable=resumable(app, session),
+        answering=app.answering,
+    )
     await answer(posted, app.keepalive_interval)
+
+
+def resumable(app: HttpApp, session: Session, token: str | None = None) -> Resumable:
+    """Where a stream of this session logs its events: a new stream unless `token` names one.
+    The log key starts with the session id, so no other session can resume it."""
+    token = token or secrets.token_urlsafe(9)
+    rev = session.conn.session.revision
+    polling = rev is not None and rev.stream_polling
+    return Resumable(app.event_log, f"{session.id}:{token}", token, app.retry_ms, polling)
 
 
 async def get_stream(
@@ -190,7 +220,8 @@ async def get_stream(
     receive: Receive,
     send: AsgiSend,
 ) -> None:
-    """GET: the session's stream of the server's own messages (one at a time)."""
+    """GET: the session's stream of the server's own messages (one at a time), or, with
+    `Last-Event-ID`, the rest of a stream the client lost."""
     if stateless_version(headers.get("mcp-protocol-version")):
         await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", ALLOW_POST)
         return
@@ -204,6 +235,16 @@ async def get_stream(
     session = await find_session(app, headers, principal, send)
     if session is None:
         return
+    last = headers.get("last-event-id")
+    resume = sse.parse_event_id(last) if last is not None else None
+    if last is not None and resume is None:
+        await send_error(
+            send, 400, RpcError(INVALID_REQUEST, "Bad Request: Last-Event-ID is not an event id")
+        )
+        return
+    if resume is not None and resume[0] != session.get_token:
+        await resume_stream(app, session, resume, receive, send)
+        return
     if session.stream is not None:
         await send_error(
             send,
@@ -211,9 +252,12 @@ async def get_stream(
             RpcError(INVALID_REQUEST, "Conflict: this session's stream is already open"),
         )
         return
+    if session.get_token is None:
+        session.get_token = secrets.token_urlsafe(9)
+    logged = resumable(app, session, session.get_token)
     stream = session.open_stream()
     gone = asyncio.Event()
-    writer = Writer(send, gone, [], app.keepalive_interval)
+    writer = Writer(send, gone, [], app.keepalive_interval, logged)
 
     def client_gone(_: object) -> None:
         gone.set()
@@ -222,15 +266,66 @@ async def get_stream(
     watcher = asyncio.get_running_loop().create_task(until_disconnect(receive))
     watcher.add_done_callback(client_gone)
     try:
-        await writer.start_stream()
+        await writer.start_stream(prime=resume is None)
+        if resume is not None:
+            # What was logged after the client's last event was lost on the way: again.
+            batch = await app.event_log.read(logged.key, resume[1], 0)
+            for seq, data in batch.events if batch is not None else ():
+                await writer.replayed(data, sse.event_id(logged.token, seq))
         async with stream:
             async for data in stream:
+                if writer.detached:
+                    break
                 await writer.event(data)
-        await writer.finish()
+        if not writer.detached:
+            await writer.detach(app.retry_ms)  # the server is ending it: come back later
     finally:
         writer.stop()
         watcher.cancel()
         session.close_stream()
+
+
+async def resume_stream(
+    app: HttpApp,
+    session: Session,
+    resume: tuple[str, int],
+    receive: Receive,
+    send: AsgiSend,
+) -> None:
+    """GET with the Last-Event-ID of a POST's stream: the events logged after it, then the
+    ones still to come, until the stream's reply."""
+    token, after = resume
+    key = f"{session.id}:{token}"
+    first = await app.event_log.read(key, after, 0)
+    if first is None:
+        await send_error(
+            send,
+            404,
+            RpcError(INVALID_REQUEST, "Not Found: no stream has this Last-Event-ID any more"),
+        )
+        return
+    gone = asyncio.Event()
+    writer = Writer(send, gone, [], app.keepalive_interval)
+    watcher = asyncio.get_running_loop().create_task(until_disconnect(receive))
+    watcher.add_done_callback(lambda _: gone.set())
+    stopping = app.stopping
+    try:
+        await writer.start_stream()
+        batch: Batch | None = first
+        while batch is not None:
+            for seq, data in batch.events:
+                await writer.replayed(data, sse.event_id(token, seq))
+                after = seq
+            if batch.ended or gone.is_set():
+                break
+            if stopping.is_set():
+                await writer.detach(app.retry_ms)
+                return
+            batch = await app.event_log.read(key, after, app.keepalive_interval)
+        await writer.finish()
+    finally:
+        writer.stop()
+        watcher.cancel()
 
 
 async def delete_session(

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
 from plainmcp.transports.http import sse
+from plainmcp.transports.http.events import EventLog
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import RpcError
 
@@ -25,8 +27,27 @@ STREAM_HEADERS = [
 ]
 
 
+@dataclass(frozen=True, slots=True)
+class Resumable:
+    """Where a resumable stream's events are logged: `key` in the log, `token` on the wire
+    (event ids are `token:seq`)."""
+
+    log: EventLog
+    key: str
+    token: str
+    retry_ms: int
+    """The reconnection delay the stream asks for."""
+    polling: bool
+    """The session's revision has priming events and server-closed streams (2025-11-25)."""
+
+    async def record(self, data: bytes) -> str:
+        return sse.event_id(self.token, await self.log.append(self.key, data))
+
+
 class Writer:
     """Writes one HTTP response: a JSON body, or an SSE stream with keep-alive comments.
+    With `resumable`, every event is logged first and carries its id, and the stream can be
+    closed before its end (`detach`): what follows is only logged, for the client to resume.
 
     Plain asyncio (the HTTP server runs on asyncio): this is per request, and anyio's tasks and
     locks cost several times more.
@@ -38,6 +59,7 @@ class Writer:
         gone: asyncio.Event,
         headers: list[tuple[bytes, bytes]],
         keepalive: float,
+        resumable: Resumable | None = None,
     ) -> None:
         self._send = send
         self._gone = gone
@@ -45,10 +67,17 @@ class Writer:
         self._keepalive = keepalive
         self._lock = asyncio.Lock()
         self._keeper: asyncio.Task[None] | None = None
+        self._closed = False
+        self.resumable = resumable
         self.streaming = False
 
+    @property
+    def detached(self) -> bool:
+        """The HTTP response has ended while the stream goes on in the log."""
+        return self._closed
+
     async def _write(self, message: MutableMapping[str, Any]) -> None:
-        if self._gone.is_set():
+        if self._gone.is_set() or self._closed:
             return
         try:
             await self._send(message)
@@ -62,7 +91,9 @@ class Writer:
         await self._write({"type": "http.response.start", "status": status, "headers": headers})
         await self._write({"type": "http.response.body", "body": data})
 
-    async def start_stream(self) -> None:
+    async def start_stream(self, *, prime: bool = True) -> None:
+        """Headers, then (resumable at 2025-11-25, unless `prime` is False: a reconnect, whose
+        client has an id already) the priming event."""
         self.streaming = True
         await self._write(
             {
@@ -72,6 +103,9 @@ class Writer:
             }
         )
         self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
+        if prime and self.resumable is not None and self.resumable.polling:
+            first = await self.resumable.record(b"")
+            await self._chunk(sse.priming(first, self.resumable.retry_ms))
 
     async def _keep_alive(self) -> None:
         while True:
@@ -79,7 +113,24 @@ class Writer:
             await self._chunk(sse.KEEPALIVE)
 
     async def event(self, data: bytes) -> None:
-        await self._chunk(sse.event(data))
+        if self.resumable is None:
+            await self._chunk(sse.event(data))
+        else:
+            await self._chunk(sse.event(data, await self.resumable.record(data)))
+
+    async def replayed(self, data: bytes, event_id: str) -> None:
+        """An event logged before, sent again to a client resuming its stream."""
+        if data:  # a priming event has nothing to repeat
+            await self._chunk(sse.event(data, event_id))
+
+    async def detach(self, retry_ms: int) -> None:
+        """End the HTTP response with a reconnection hint; later events are only logged."""
+        self.stop()
+        async with self._lock:
+            hint = sse.retry(retry_ms)
+            await self._write({"type": "http.response.body", "body": hint, "more_body": True})
+            await self._write({"type": "http.response.body", "body": b""})
+            self._closed = True
 
     async def _chunk(self, data: bytes) -> None:
         async with self._lock:
@@ -87,6 +138,8 @@ class Writer:
 
     async def finish(self) -> None:
         self.stop()
+        if self.resumable is not None:
+            await self.resumable.log.end(self.resumable.key)
         async with self._lock:
             await self._write({"type": "http.response.body", "body": b""})
 

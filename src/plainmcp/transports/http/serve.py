@@ -10,13 +10,8 @@ from plainmcp.transports.http.app import HttpApp
 log = logging.getLogger("plainmcp")
 
 
-def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvicorn: Any) -> None:
-    """Serve until interrupted. A host other than a local name is added to the allowed Host
-    names, since that is where clients will reach the server."""
-    try:
-        import uvicorn as server_module
-    except ImportError:
-        raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
+def allow_bound_host(app: HttpApp, host: str) -> None:
+    """A host other than a local name is where clients will reach the server: allowed."""
     if host not in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::"):
         app.policy.hosts.add(host.lower())
     if host in ("0.0.0.0", "::"):
@@ -25,13 +20,26 @@ def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvi
             " allowed_hosts names the public ones",
             host,
         )
+
+
+def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvicorn: Any) -> None:
+    """Serve until interrupted (SIGTERM or Ctrl-C drains first: `HttpApp.drain`). A host other
+    than a local name is added to the allowed Host names, since that is where clients will
+    reach the server."""
+    try:
+        import uvicorn as server_module
+
+        from plainmcp.transports.http.uvicorn_server import DrainingServer
+    except ImportError:
+        raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
+    allow_bound_host(app, host)
     config = server_module.Config(
         app,
         host=host,
         port=port,
         lifespan="on",
         log_level="warning",
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=5,  # after the drain: what is left are idle connections
         **uvicorn,
     )
-    server_module.Server(config).run()
+    DrainingServer(config).run()

@@ -50,7 +50,15 @@ async def post_stateless(
     conn.bind()
     app.live.add(conn)
     try:
-        posted = Posted(conn, [request], receive, send, stateless=True, outbox=outbox)
+        posted = Posted(
+            conn,
+            [request],
+            receive,
+            send,
+            stateless=True,
+            outbox=outbox,
+            answering=app.answering,
+        )
         await answer(posted, app.keepalive_interval)
     finally:
         app.live.discard(conn)

@@ -1,0 +1,320 @@
+"""Resumable streams and graceful shutdown through a real uvicorn (`plainmcp run --http`).
+
+The tools wait for a release the test sends (SIGUSR1, tests/e2e/servers/held_calls.py), so the
+order of events is the test's, never a sleep's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from tests.http_server import HttpServer, http_server
+
+HELD = Path(__file__).resolve().parent / "servers" / "held_calls.py"
+ACCEPT = "application/json, text/event-stream"
+VERSION = "2025-11-25"
+
+
+class CuttingProxy:
+    """A TCP proxy in front of the server that can cut every connection through it at once
+    (the network failing mid-stream); new connections go through as before."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.port = 0
+        self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
+
+    async def __aenter__(self) -> CuttingProxy:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.cut()
+        self._server.close()
+
+    def cut(self) -> int:
+        pairs = list(self._pairs)
+        for client, server in pairs:
+            client.transport.abort()
+            server.transport.abort()
+        return len(pairs)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
+        pair = (writer, up_writer)
+        self._pairs.add(pair)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        finally:
+            self._pairs.discard(pair)
+
+
+@pytest.mark.anyio
+async def test_the_sdk_client_resumes_a_cut_stream_and_gets_every_event_once() -> None:
+    with http_server(HELD) as server:
+        async with CuttingProxy(server.port) as proxy:
+            url = f"http://127.0.0.1:{proxy.port}/mcp"
+            seen: list[float] = []
+            first = asyncio.Event()
+
+            async def progressed(progress: float, total: float | None, _: str | None) -> None:
+                seen.append(progress)
+                first.set()
+
+            async with Client(url, mode="legacy", read_timeout_seconds=30) as client:
+                call = asyncio.create_task(
+                    client.call_tool("hold", {"n": 7}, progress_callback=progressed)
+                )
+                await asyncio.wait_for(first.wait(), 20)
+                assert proxy.cut() >= 1  # the call's stream (and the GET stream) are cut
+                server.proc.send_signal(signal.SIGUSR1)  # progress 2 and the result: logged
+                result = await asyncio.wait_for(call, 30)
+    assert result.is_error is False
+    assert [block.text for block in result.content] == ["done 7"]  # type: ignore[union-attr]
+    assert seen == [1, 2]
+
+
+def _post(port: int, body: Any, headers: dict[str, str]) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    sent = {"Content-Type": "application/json", "Accept": ACCEPT, **headers}
+    conn.request("POST", "/mcp", json.dumps(body).encode(), sent)
+    return conn.getresponse()
+
+
+def _initialize(server: HttpServer) -> dict[str, str]:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "e2e", "version": "0"},
+        },
+    }
+    reply = _post(server.port, init, {})
+    assert reply.status == 200
+    reply.read()
+    session = {
+        "Mcp-Session-Id": reply.getheader("mcp-session-id") or "",
+        "MCP-Protocol-Version": VERSION,
+    }
+    note = _post(server.port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+    assert note.status == 202
+    return session
+
+
+class HeldCall(threading.Thread):
+    """One `hold` call on its own connection, read event by event."""
+
+    def __init__(
+        self, server: HttpServer, session: dict[str, str], n: int, started: threading.Semaphore
+    ) -> None:
+        super().__init__(daemon=True)
+        self.server, self.session, self.n, self.started = server, session, n, started
+        self.messages: list[Any] = []
+
+    def run(self) -> None:
+        body = {
+            "jsonrpc": "2.0",
+            "id": 100 + self.n,
+            "method": "tools/call",
+            "params": {
+                "name": "hold",
+                "arguments": {"n": self.n},
+                "_meta": {"progressToken": self.n},
+            },
+        }
+        reply = _post(self.server.port, body, self.session)
+        for raw in reply:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("data: ") and line[6:]:
+                message = json.loads(line[6:])
+                self.messages.append(message)
+                if message.get("params", {}).get("progress") == 1:
+                    self.started.release()
+
+
+def test_sigterm_during_20_running_calls_answers_all_20_within_the_deadline() -> None:
+    deadline = 20.0
+    with http_server(HELD, "--shutdown-deadline", str(deadline)) as server:
+        session = _initialize(server)
+        started = threading.Semaphore(0)
+        calls = [HeldCall(server, session, n, started) for n in range(20)]
+        for call in calls:
+            call.start()
+        for _ in calls:
+            assert started.acquire(timeout=20)
+        began = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        # Draining: a new request is refused with 503 and a Retry-After while the calls run.
+        while True:
+            refused = _post(server.port, {"jsonrpc": "2.0", "id": 9, "method": "ping"}, session)
+            refused.read()
+            if refused.status == 503:
+                break
+            assert refused.status == 200
+        assert refused.getheader("retry-after") == "1"
+        server.proc.send_signal(signal.SIGUSR1)
+        for call in calls:
+            call.join(deadline)
+        assert server.proc.wait(deadline) in (0, -signal.SIGTERM)
+        assert time.monotonic() - began < deadline
+    for call in calls:
+        n = call.n
+        assert call.messages == [
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": n, "progress": 1, "total": 2},
+            },
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": n, "progress": 2, "total": 2},
+            },
+            {
+                "jsonrpc": "2.0",
+                "id": 100 + n,
+                "result": {"content": [{"type": "text", "text": f"done {n}"}], "isError": False},
+            },
+        ]
+
+
+def test_calls_outlasting_the_deadline_are_answered_with_an_error_and_the_process_exits() -> None:
+    with http_server(HELD, "--shutdown-deadline", "0.5") as server:
+        session = _initialize(server)
+        started = threading.Semaphore(0)
+        calls = [HeldCall(server, session, n, started) for n in range(3)]
+        for call in calls:
+            call.start()
+        for _ in calls:
+            assert started.acquire(timeout=20)
+        server.proc.send_signal(signal.SIGTERM)  # never released
+        for call in calls:
+            call.join(20)
+        assert server.proc.wait(20) in (0, -signal.SIGTERM)
+    for call in calls:
+        assert call.messages[-1] == {
+            "jsonrpc": "2.0",
+            "id": 100 + call.n,
+            "error": {
+                "code": -32603,
+                "message": "The server shut down before the call finished; call again",
+            },
+        }
+
+
+def test_over_stdio_sigterm_answers_the_calls_already_read_before_exit() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plainmcp", "run", str(HELD), "--shutdown-deadline", "20"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(message: Any) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+
+    def read() -> Any:
+        assert proc.stdout is not None
+        return json.loads(proc.stdout.readline())
+
+    try:
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "e2e", "version": "0"},
+                },
+            }
+        )
+        assert read()["id"] == 1
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        for n in range(3):
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 10 + n,
+                    "method": "tools/call",
+                    "params": {
+                        "name": "hold",
+                        "arguments": {"n": n},
+                        "_meta": {"progressToken": n},
+                    },
+                }
+            )
+        assert sorted(read()["params"]["progressToken"] for _ in range(3)) == [0, 1, 2]
+        proc.send_signal(signal.SIGTERM)
+        # The calls are still answered after SIGTERM, once released (stdin stays open).
+        proc.send_signal(signal.SIGUSR1)
+        got = [read() for _ in range(6)]
+        assert sorted(m["id"] for m in got if "id" in m) == [10, 11, 12]
+        assert sorted(m["result"]["content"][0]["text"] for m in got if "id" in m) == [
+            "done 0",
+            "done 1",
+            "done 2",
+        ]
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() -> None:
+    with http_server(HELD, "--workers", "2") as server:
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "pid", "arguments": {}, "_meta": meta},
+        }
+        headers = {
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "pid",
+        }
+        reply = _post(server.port, body, headers)
+        assert reply.status == 200
+        served_by = json.loads(reply.read())["result"]["structuredContent"]
+        assert served_by != server.proc.pid  # a worker answered, not the supervisor
+        log = server.log()
+    assert "warning: 2 workers share the port and keep handshake sessions" in log
