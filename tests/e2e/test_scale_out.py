@@ -170,7 +170,7 @@ class Stream:
             if not line:
                 return None
             text = line.decode().rstrip("\r\n")
-            if text.startswith("data:"):
+            if text.startswith("data:") and text[5:].strip():  # not a priming event
                 data = json.loads(text[5:])
             elif text == "" and data is not None:
                 return data
@@ -193,7 +193,9 @@ def post(server: HttpServer, body: Any, session: str | None = None) -> tuple[int
     try:
         raw = stream.response.read()
         if stream.response.getheader("content-type") == "text/event-stream":
-            events = [json.loads(x[5:]) for x in raw.decode().split("\n") if x.startswith("data:")]
+            lines = raw.decode().split("\n")
+            # A 2025-11-25 stream opens with a priming event whose data is empty.
+            events = [json.loads(x[5:]) for x in lines if x.startswith("data:") and x[5:].strip()]
             return stream.status, events[-1]
         return stream.status, json.loads(raw) if raw else None
     finally:
