@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -50,9 +51,10 @@ def check(*args: str, env: dict[str, str] | None = None) -> subprocess.Completed
     )
 
 
-def report(*args: str) -> tuple[int, dict[str, Any]]:
-    """The JSON report for the generic profile (the table's rows come and go)."""
-    done = check(*args, "--json", "--host", "generic")
+def report(*args: str, config: bool = False) -> tuple[int, dict[str, Any]]:
+    """The JSON report for the generic profile (the table's rows come and go), without the
+    project's own [tool.plainmcp.check] unless `config` (it would hide planted problems)."""
+    done = check(*args, "--json", "--host", "generic", *([] if config else ["--no-config"]))
     return done.returncode, json.loads(done.stdout)
 
 
@@ -125,7 +127,40 @@ def test_the_everything_server_passes_but_for_what_the_conformance_suite_fixes()
     ]
     code, found = report(EVERYTHING, *EVERYTHING_IGNORES)
     assert (code, found["problems"], found["ignored"], found["ok"]) == (0, [], 9, True)
+    # The project's pyproject.toml lists the same in [tool.plainmcp.check].
+    code, found = report(EVERYTHING, config=True)
+    assert (code, found["problems"], found["ignored"]) == (0, [], 9)
     assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 28}
+
+
+def test_every_example_passes_with_the_projects_config() -> None:
+    for example in sorted((ROOT / "examples").glob("*.py")):
+        done = check(str(example))
+        assert done.returncode == 0, (example.name, done.stdout, done.stderr)
+
+
+IGNORED_BY_CONFIG = ("stdout-at-import", "missing-description")
+
+
+def test_a_config_ignore_list_is_read_from_the_nearest_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.plainmcp.check]\nignore = ["stdout-at-import", "missing-description"]\n'
+    )
+    shutil.copy(PLANTED, tmp_path / "planted.py")
+    _, everything = report(str(tmp_path / "planted.py"))
+    left_out = [p for p in everything["problems"] if p["code"] in IGNORED_BY_CONFIG]
+    assert len(left_out) == 4  # the stdout write, a tool and two parameters undescribed
+    code, found = report(str(tmp_path / "planted.py"), config=True)
+    assert code == 1
+    assert found["problems"] == [p for p in everything["problems"] if p not in left_out]
+    assert found["ignored"] == 4
+    (tmp_path / "pyproject.toml").write_text("[tool.plainmcp.check]\nignore = 'all'\n")
+    done = check(str(tmp_path / "planted.py"))
+    assert done.returncode == 2
+    assert done.stderr.endswith(
+        f"{tmp_path / 'pyproject.toml'}: [tool.plainmcp.check] ignore must be a list of strings"
+        " ('CODE' or 'CODE:SUBJECT')\n"
+    )
 
 
 def test_the_planted_server_fails_naming_each_problem() -> None:

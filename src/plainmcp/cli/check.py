@@ -433,6 +433,36 @@ def ignores(given: Sequence[str]) -> list[tuple[str, str | None]]:
     return out
 
 
+def config_ignores(target: str) -> list[str]:
+    """The `ignore` list of `[tool.plainmcp.check]` in the nearest pyproject.toml above the
+    server file: problems a project accepts (names a test suite fixes, say) stay out of every
+    run without repeating `--ignore`."""
+    import tomllib
+    from pathlib import Path
+
+    from plainmcp.cli.target import split_target
+
+    folder = Path(split_target(target)[0]).resolve().parent
+    for place in (folder, *folder.parents):
+        path = place / "pyproject.toml"
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            problem = f"{path}: not readable TOML ({exc}); fix it or pass --no-config"
+            raise UsageError(problem) from None
+        table = data.get("tool", {}).get("plainmcp", {}).get("check", {})
+        given = table.get("ignore", []) if isinstance(table, dict) else None
+        if not isinstance(given, list) or not all(isinstance(x, str) for x in given):
+            raise UsageError(
+                f"{path}: [tool.plainmcp.check] ignore must be a list of strings"
+                " ('CODE' or 'CODE:SUBJECT')"
+            )
+        return given
+    return []
+
+
 def _is_ignored(problem: Problem, rules: Sequence[tuple[str, str | None]]) -> bool:
     """A rule's SUBJECT matches the subject itself and what is inside it (`tool add` covers
     `tool add parameter a` and `tool add call {...}`)."""
@@ -534,7 +564,8 @@ def human(report: Report) -> Iterator[str]:
 
 def cmd_check(args: argparse.Namespace) -> int:
     profiles = _profiles(args.host)
-    rules = ignores(args.ignore or ())
+    given = [] if args.no_config else config_ignores(args.target)
+    rules = ignores([*given, *(args.ignore or ())])
     began = time.monotonic()
     report = run_check(
         args.target,
@@ -571,6 +602,11 @@ def add_arguments(parser: argparse.ArgumentParser, target_help: str) -> None:
         action="append",
         help="leave out the problems of a code, or of a code about one subject and what is"
         " inside it (--ignore 'name-rejected:tool very_long_name'); repeatable",
+    )
+    parser.add_argument(
+        "--no-config",
+        action="store_true",
+        help="leave out the ignore list of [tool.plainmcp.check] in the nearest pyproject.toml",
     )
     parser.add_argument("--host", metavar="KEY", help="check for one host profile only")
     parser.add_argument("--json", action="store_true", help="the report as JSON, for CI")
