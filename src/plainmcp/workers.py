@@ -136,6 +136,9 @@ async def run_in_worker(call: Callable[[], T]) -> T:
     """Run a sync function in a worker thread, in a copy of the caller's context.
 
     Cancelling the caller stops the wait, not the thread (Python cannot interrupt it): the
-    function is abandoned and its result ignored; one not yet started is skipped.
+    function is abandoned and its result ignored; one not yet started is skipped. In the thread,
+    `anyio.from_thread.run` reaches the loop, but its coroutine and
+    `anyio.from_thread.check_cancelled` see the thread's own scope, not the caller's: a sync
+    function learns of a cancellation from `Context.cancelled`.
     """
     return await _pool().submit(call)
