@@ -18,57 +18,12 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from tests.cluster import CuttingProxy
 from tests.http_server import HttpServer, http_server
 
 HELD = Path(__file__).resolve().parent / "servers" / "held_calls.py"
 ACCEPT = "application/json, text/event-stream"
 VERSION = "2025-11-25"
-
-
-class CuttingProxy:
-    """A TCP proxy in front of the server that can cut every connection through it at once
-    (the network failing mid-stream); new connections go through as before."""
-
-    def __init__(self, upstream: int) -> None:
-        self.upstream = upstream
-        self.port = 0
-        self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
-
-    async def __aenter__(self) -> CuttingProxy:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.cut()
-        self._server.close()
-
-    def cut(self) -> int:
-        pairs = list(self._pairs)
-        for client, server in pairs:
-            client.transport.abort()
-            server.transport.abort()
-        return len(pairs)
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
-        pair = (writer, up_writer)
-        self._pairs.add(pair)
-
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except OSError:
-                pass
-            finally:
-                sink.close()
-
-        try:
-            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-        finally:
-            self._pairs.discard(pair)
 
 
 @pytest.mark.anyio

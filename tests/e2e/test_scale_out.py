@@ -7,6 +7,7 @@ redis-server and nginx are real, started here on random ports (tests/cluster.py)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -19,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
-from tests.cluster import Nginx, RedisServer, nginx, redis_server
+from tests.cluster import CuttingProxy, Nginx, RedisServer, nginx, redis_server
 from tests.http_server import HttpServer, free_port, http_server
 
 pytestmark = [
@@ -149,6 +150,51 @@ async def test_ten_sdk_sessions_of_twenty_calls_through_nginx_and_three_processe
         assert "Traceback" not in server.log(), server.log()
 
 
+async def test_a_stream_cut_mid_call_resumes_on_another_process_with_every_event_once(
+    balancer: Nginx, three: list[HttpServer], redis: RedisServer
+) -> None:
+    from redis.asyncio import Redis
+
+    seen: list[tuple[float, str | None]] = []
+    first = asyncio.Event()
+
+    async def progressed(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+        first.set()
+
+    raw = Redis.from_url(redis.url)
+    try:
+        async with (
+            CuttingProxy(balancer.port) as proxy,
+            Client(
+                f"http://127.0.0.1:{proxy.port}/mcp", mode="legacy", read_timeout_seconds=30
+            ) as client,
+        ):
+            call = asyncio.create_task(
+                client.call_tool("paced", {"n": 1}, progress_callback=progressed)
+            )
+            await asyncio.wait_for(first.wait(), 20)
+            assert proxy.cut() >= 1  # the call's stream (and the GET stream) are cut
+            await raw.rpush("release:1", "go")  # progress 2 and the reply: logged in Redis
+            result = await asyncio.wait_for(call, 30)
+    finally:
+        await raw.aclose()
+    (served_by,) = [s for s in three if f"in {s.proc.pid}" == seen[0][1]]
+    assert text_of(result) == f"done 1 in {served_by.proc.pid}"
+    assert seen == [(1, f"in {served_by.proc.pid}"), (2, f"in {served_by.proc.pid}")]
+    # The client resumed the call's stream (an id of a POST stream, not "get:") elsewhere.
+    resumed = [
+        line.split()
+        for line in balancer.access_log().splitlines()
+        if line.startswith("GET ") and '"-"' not in line and '"get:' not in line
+    ]
+    assert len(resumed) == 1, balancer.access_log()
+    _, upstream, status, _ = resumed[0]
+    assert status == "200"
+    assert upstream != f"127.0.0.1:{served_by.port}"
+    assert upstream in {f"127.0.0.1:{s.port}" for s in three}
+
+
 # --- one session over several processes, by hand -----------------------------------------------
 
 ACCEPT = "application/json, text/event-stream"
@@ -161,6 +207,8 @@ class Stream:
     def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse):
         self.conn, self.response = conn, response
         self.status = response.status
+        self.last_id: str | None = None
+        """The id of the last event read (the priming event's too)."""
 
     def next(self) -> Any:
         """The next event's message; None when the stream ended."""
@@ -170,7 +218,9 @@ class Stream:
             if not line:
                 return None
             text = line.decode().rstrip("\r\n")
-            if text.startswith("data:"):
+            if text.startswith("id:"):
+                self.last_id = text[3:].strip()
+            elif text.startswith("data:") and text[5:].strip():  # not a priming event
                 data = json.loads(text[5:])
             elif text == "" and data is not None:
                 return data
@@ -193,20 +243,23 @@ def post(server: HttpServer, body: Any, session: str | None = None) -> tuple[int
     try:
         raw = stream.response.read()
         if stream.response.getheader("content-type") == "text/event-stream":
-            events = [json.loads(x[5:]) for x in raw.decode().split("\n") if x.startswith("data:")]
+            lines = raw.decode().split("\n")
+            events = [json.loads(x[5:]) for x in lines if x.startswith("data:") and x[5:].strip()]
             return stream.status, events[-1]
         return stream.status, json.loads(raw) if raw else None
     finally:
         stream.close()
 
 
-def get_stream(server: HttpServer, session: str) -> Stream:
+def get_stream(server: HttpServer, session: str, last_event_id: str | None = None) -> Stream:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
     headers = {
         "Accept": "text/event-stream",
         "Mcp-Session-Id": session,
         "MCP-Protocol-Version": REVISION,
     }
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
     conn.request("GET", "/mcp", headers=headers)
     return Stream(conn, conn.getresponse())
 
@@ -305,6 +358,36 @@ def test_a_resource_update_raised_anywhere_reaches_the_stream_on_another_process
         "params": {"uri": "memo://note"},
     }
     stream.close()
+
+
+def test_a_get_stream_lost_on_one_process_resumes_on_another_where_its_ids_go_on(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    subscribe = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "resources/subscribe",
+        "params": {"uri": "memo://note"},
+    }
+    assert post(a, subscribe, session) == (200, {"jsonrpc": "2.0", "id": 1, "result": {}})
+    updated = {
+        "jsonrpc": "2.0",
+        "method": "notifications/resources/updated",
+        "params": {"uri": "memo://note"},
+    }
+    lost = get_stream(a, session)
+    assert post(c, call(2, "touch", uri="memo://note"), session)[0] == 200
+    assert lost.next() == updated
+    assert lost.last_id == "get:1"  # after the priming event, get:0
+    lost.close()
+    again = get_stream(b, session, "get:1")
+    assert again.status == 200
+    assert post(c, call(3, "touch", uri="memo://note"), session)[0] == 200
+    assert again.next() == updated
+    assert again.last_id == "get:2"  # the same log, written by another process now
+    again.close()
 
 
 def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) -> None:
