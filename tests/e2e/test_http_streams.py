@@ -249,8 +249,42 @@ def test_over_stdio_sigterm_answers_the_calls_already_read_before_exit() -> None
             proc.wait()
 
 
-def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() -> None:
-    with http_server(HELD, "--workers", "2") as server:
+def test_workers_with_in_memory_sessions_are_refused_naming_the_fix() -> None:
+    import subprocess
+    import sys
+
+    def run(*flags: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "plainmcp", "run", str(HELD), "--http", *flags]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    refused = run("--workers", "2")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        "plainmcp run: --workers 2 with handshake sessions (2024-11-05 to 2025-11-25) in each"
+        " worker's memory: a session's next request would reach another worker and get 404."
+        " add --sessions redis://HOST:6379/0 (shared by every worker) or --sessions none"
+        " (the stateless handshake mode; docs/deploy.md)\n"
+    )
+    same = run("--workers", "3", "--sessions", "memory")
+    assert same.returncode == 2
+    assert same.stderr.startswith("plainmcp run: --workers 3 with handshake sessions")
+    bad = run("--sessions", "postgres://db")
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "plainmcp run: --sessions must be memory, none or a Redis URL (redis://host:6379/0),"
+        " not 'postgres://db'\n",
+    )
+    alone = subprocess.run(
+        [sys.executable, "-m", "plainmcp", "run", str(HELD), "--sessions", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (alone.returncode, alone.stderr) == (2, "plainmcp run: --sessions needs --http\n")
+
+
+def test_workers_in_the_stateless_handshake_mode_serve_from_child_processes() -> None:
+    with http_server(HELD, "--workers", "2", "--sessions", "none") as server:
         meta = {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "0"},
@@ -271,5 +305,18 @@ def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() 
         assert reply.status == 200
         served_by = json.loads(reply.read())["result"]["structuredContent"]
         assert served_by != server.proc.pid  # a worker answered, not the supervisor
-        log = server.log()
-    assert "warning: 2 workers share the port and keep handshake sessions" in log
+        # A handshake client's initialize is answered without a session id: no session to lose.
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "e2e", "version": "0"},
+            },
+        }
+        opened = _post(server.port, init, {})
+        assert opened.status == 200
+        assert opened.getheader("mcp-session-id") is None
+        assert json.loads(opened.read())["result"]["protocolVersion"] == VERSION

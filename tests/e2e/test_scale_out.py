@@ -398,6 +398,22 @@ def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) ->
         assert post(b, call(1, "where"), session) == (200, text_reply(1, str(b.proc.pid)))
 
 
+def test_plainmcp_run_workers_with_sessions_on_redis_serve_a_session_from_every_worker(
+    redis: RedisServer,
+) -> None:
+    env = {"PLAINMCP_TEST_SESSIONS": redis.url}
+    flags = ("--workers", "3", "--sessions", redis.url)
+    with http_server(SERVER, *flags, env=env) as server:
+        session = open_session(server)
+        pids = set()
+        for n in range(30):  # each on a new connection: the kernel hands it to any worker
+            status, reply = post(server, call(n, "where"), session)
+            assert status == 200, reply
+            pids.add(int(reply["result"]["content"][0]["text"]))
+        assert server.proc.pid not in pids  # the workers answered, not the supervisor
+        assert "Traceback" not in server.log(), server.log()
+
+
 # --- faults ------------------------------------------------------------------------------------
 
 
