@@ -7,6 +7,7 @@ that needs one skips when it is absent; under CI (`CI=true`) it fails instead.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -116,7 +117,8 @@ pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
-    access_log {dir}/access.log;
+    log_format upstream '$request_method $upstream_addr $status "$http_last_event_id"';
+    access_log {dir}/access.log upstream;
     client_body_temp_path {dir}/body;
     proxy_temp_path {dir}/proxy;
     fastcgi_temp_path {dir}/fastcgi;
@@ -156,6 +158,8 @@ class Nginx:
         return f"http://127.0.0.1:{self.port}/mcp"
 
     def access_log(self) -> str:
+        """One line per request: `METHOD UPSTREAM STATUS "LAST-EVENT-ID"` (the process that
+        served it, as 127.0.0.1:PORT)."""
         return (self.workdir / "access.log").read_text(errors="replace")
 
 
@@ -182,3 +186,49 @@ def nginx(upstreams: list[int]) -> Iterator[Nginx]:
         proc.terminate()
         proc.wait(10)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+class CuttingProxy:
+    """A TCP proxy in front of the server that can cut every connection through it at once
+    (the network failing mid-stream); new connections go through as before."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.port = 0
+        self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
+
+    async def __aenter__(self) -> CuttingProxy:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.cut()
+        self._server.close()
+
+    def cut(self) -> int:
+        pairs = list(self._pairs)
+        for client, server in pairs:
+            client.transport.abort()
+            server.transport.abort()
+        return len(pairs)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
+        pair = (writer, up_writer)
+        self._pairs.add(pair)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        finally:
+            self._pairs.discard(pair)

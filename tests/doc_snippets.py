@@ -14,7 +14,9 @@ HTML comment on the line right before its fence, saying how the test suite runs 
                                           it must pass (none skipped)
     <!-- snippet: serve server=NAME -->  python or bash: a long-running server. Started, asked to
                                           initialize (stdio; over HTTP with port=N, served on a
-                                          free port in place of N), and it must answer as NAME
+                                          free port in place of N), and it must answer as NAME;
+                                          with redis=P, a redis-server is started on a free port
+                                          in place of P (tests/cluster.py) for the block's run
     <!-- snippet: host server=NAME python=/abs/.venv/bin/python root=/abs -->
                                           json (an `mcpServers` config) or bash (`claude mcp add
                                           NAME -- COMMAND...`): each server command, with `python`
@@ -71,7 +73,7 @@ ATTRIBUTES: Mapping[str, frozenset[str]] = {
     "append": frozenset(),
     "run": frozenset(),
     "test": frozenset(),
-    "serve": frozenset({"server", "port"}),
+    "serve": frozenset({"server", "port", "redis"}),
     "host": frozenset({"server", "python", "root", "call"}),
     "skip": frozenset({"reason"}),
 }
@@ -358,13 +360,21 @@ def serve_block(block: Block, folder: Path) -> None:
     if port not in text:
         raise SnippetError(f"{block.where}: port={port} but the block does not mention {port}")
     text = text.replace(port, free)
-    if block.lang == "python":
-        (folder / command[1]).write_text(text, encoding="utf-8")
-    else:
-        command[-1] = text
     log = folder / f"serve_{block.page.stem.lower()}_{block.line}.log"
-    with started(command, folder, log) as proc:
-        name = initialize_http(block, proc, int(free), log)
+    with contextlib.ExitStack() as stack:
+        redis_port = block.attrs.get("redis")
+        if redis_port is not None:
+            from tests.cluster import redis_server
+
+            if redis_port not in text:
+                raise SnippetError(f"{block.where}: redis={redis_port} is not in the block")
+            text = text.replace(redis_port, str(stack.enter_context(redis_server()).port))
+        if block.lang == "python":
+            (folder / command[1]).write_text(text, encoding="utf-8")
+        else:
+            command[-1] = text
+        with started(command, folder, log) as proc:
+            name = initialize_http(block, proc, int(free), log)
     if name != block.attrs["server"]:
         raise SnippetError(f"{block.where}: answered as {name!r}, not {block.attrs['server']!r}")
 

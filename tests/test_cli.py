@@ -288,8 +288,23 @@ def test_run_http_app_refuses_the_flags_it_already_has(
     argv = ["run", deploy, "--http", "--allowed-origin", "https://a.test", "--path", "/x"]
     assert main(argv) == 2
     assert capsys.readouterr().err == (
-        f"plainmcp run: {deploy}:web is an HttpApp with its own path, allowed hosts and"
-        " origins; set them in http_app(...), not with --path, --allowed-origin\n"
+        f"plainmcp run: {deploy}:web is an HttpApp with its own path, allowed hosts, origins"
+        " and sessions; set them in http_app(...), not with --path, --allowed-origin\n"
+    )
+    assert main(["run", deploy, "--http", "--sessions", "none"]) == 2
+    assert capsys.readouterr().err.endswith("set them in http_app(...), not with --sessions\n")
+
+
+def test_run_workers_refuse_an_http_app_with_in_memory_sessions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deploy = write(tmp_path, "deploy.py", DEPLOY)
+    assert main(["run", f"{deploy}:web", "--http", "--workers", "2"]) == 2
+    assert capsys.readouterr().err == (
+        "plainmcp run: --workers 2 with handshake sessions (2024-11-05 to 2025-11-25) in each"
+        " worker's memory: a session's next request would reach another worker and get 404."
+        " make it with http_app(sessions='redis://HOST:6379/0') or sessions=None (the"
+        " stateless handshake mode; docs/deploy.md)\n"
     )
 
 

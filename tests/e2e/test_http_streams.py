@@ -18,57 +18,12 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from tests.cluster import CuttingProxy
 from tests.http_server import HttpServer, http_server
 
 HELD = Path(__file__).resolve().parent / "servers" / "held_calls.py"
 ACCEPT = "application/json, text/event-stream"
 VERSION = "2025-11-25"
-
-
-class CuttingProxy:
-    """A TCP proxy in front of the server that can cut every connection through it at once
-    (the network failing mid-stream); new connections go through as before."""
-
-    def __init__(self, upstream: int) -> None:
-        self.upstream = upstream
-        self.port = 0
-        self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
-
-    async def __aenter__(self) -> CuttingProxy:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.cut()
-        self._server.close()
-
-    def cut(self) -> int:
-        pairs = list(self._pairs)
-        for client, server in pairs:
-            client.transport.abort()
-            server.transport.abort()
-        return len(pairs)
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
-        pair = (writer, up_writer)
-        self._pairs.add(pair)
-
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except OSError:
-                pass
-            finally:
-                sink.close()
-
-        try:
-            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-        finally:
-            self._pairs.discard(pair)
 
 
 @pytest.mark.anyio
@@ -294,8 +249,42 @@ def test_over_stdio_sigterm_answers_the_calls_already_read_before_exit() -> None
             proc.wait()
 
 
-def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() -> None:
-    with http_server(HELD, "--workers", "2") as server:
+def test_workers_with_in_memory_sessions_are_refused_naming_the_fix() -> None:
+    import subprocess
+    import sys
+
+    def run(*flags: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "plainmcp", "run", str(HELD), "--http", *flags]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+    refused = run("--workers", "2")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        "plainmcp run: --workers 2 with handshake sessions (2024-11-05 to 2025-11-25) in each"
+        " worker's memory: a session's next request would reach another worker and get 404."
+        " add --sessions redis://HOST:6379/0 (shared by every worker) or --sessions none"
+        " (the stateless handshake mode; docs/deploy.md)\n"
+    )
+    same = run("--workers", "3", "--sessions", "memory")
+    assert same.returncode == 2
+    assert same.stderr.startswith("plainmcp run: --workers 3 with handshake sessions")
+    bad = run("--sessions", "postgres://db")
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "plainmcp run: --sessions must be memory, none or a Redis URL (redis://host:6379/0),"
+        " not 'postgres://db'\n",
+    )
+    alone = subprocess.run(
+        [sys.executable, "-m", "plainmcp", "run", str(HELD), "--sessions", "none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (alone.returncode, alone.stderr) == (2, "plainmcp run: --sessions needs --http\n")
+
+
+def test_workers_in_the_stateless_handshake_mode_serve_from_child_processes() -> None:
+    with http_server(HELD, "--workers", "2", "--sessions", "none") as server:
         meta = {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "0"},
@@ -316,5 +305,18 @@ def test_workers_serve_from_child_processes_and_warn_about_in_memory_sessions() 
         assert reply.status == 200
         served_by = json.loads(reply.read())["result"]["structuredContent"]
         assert served_by != server.proc.pid  # a worker answered, not the supervisor
-        log = server.log()
-    assert "warning: 2 workers share the port and keep handshake sessions" in log
+        # A handshake client's initialize is answered without a session id: no session to lose.
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "e2e", "version": "0"},
+            },
+        }
+        opened = _post(server.port, init, {})
+        assert opened.status == 200
+        assert opened.getheader("mcp-session-id") is None
+        assert json.loads(opened.read())["result"]["protocolVersion"] == VERSION

@@ -7,6 +7,7 @@ redis-server and nginx are real, started here on random ports (tests/cluster.py)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -19,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
-from tests.cluster import Nginx, RedisServer, nginx, redis_server
+from tests.cluster import CuttingProxy, Nginx, RedisServer, nginx, redis_server
 from tests.http_server import HttpServer, free_port, http_server
 
 pytestmark = [
@@ -149,6 +150,51 @@ async def test_ten_sdk_sessions_of_twenty_calls_through_nginx_and_three_processe
         assert "Traceback" not in server.log(), server.log()
 
 
+async def test_a_stream_cut_mid_call_resumes_on_another_process_with_every_event_once(
+    balancer: Nginx, three: list[HttpServer], redis: RedisServer
+) -> None:
+    from redis.asyncio import Redis
+
+    seen: list[tuple[float, str | None]] = []
+    first = asyncio.Event()
+
+    async def progressed(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+        first.set()
+
+    raw = Redis.from_url(redis.url)
+    try:
+        async with (
+            CuttingProxy(balancer.port) as proxy,
+            Client(
+                f"http://127.0.0.1:{proxy.port}/mcp", mode="legacy", read_timeout_seconds=30
+            ) as client,
+        ):
+            call = asyncio.create_task(
+                client.call_tool("paced", {"n": 1}, progress_callback=progressed)
+            )
+            await asyncio.wait_for(first.wait(), 20)
+            assert proxy.cut() >= 1  # the call's stream (and the GET stream) are cut
+            await raw.rpush("release:1", "go")  # progress 2 and the reply: logged in Redis
+            result = await asyncio.wait_for(call, 30)
+    finally:
+        await raw.aclose()
+    (served_by,) = [s for s in three if f"in {s.proc.pid}" == seen[0][1]]
+    assert text_of(result) == f"done 1 in {served_by.proc.pid}"
+    assert seen == [(1, f"in {served_by.proc.pid}"), (2, f"in {served_by.proc.pid}")]
+    # The client resumed the call's stream (an id of a POST stream, not "get:") elsewhere.
+    resumed = [
+        line.split()
+        for line in balancer.access_log().splitlines()
+        if line.startswith("GET ") and '"-"' not in line and '"get:' not in line
+    ]
+    assert len(resumed) == 1, balancer.access_log()
+    _, upstream, status, _ = resumed[0]
+    assert status == "200"
+    assert upstream != f"127.0.0.1:{served_by.port}"
+    assert upstream in {f"127.0.0.1:{s.port}" for s in three}
+
+
 # --- one session over several processes, by hand -----------------------------------------------
 
 ACCEPT = "application/json, text/event-stream"
@@ -161,6 +207,8 @@ class Stream:
     def __init__(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse):
         self.conn, self.response = conn, response
         self.status = response.status
+        self.last_id: str | None = None
+        """The id of the last event read (the priming event's too)."""
 
     def next(self) -> Any:
         """The next event's message; None when the stream ended."""
@@ -170,7 +218,9 @@ class Stream:
             if not line:
                 return None
             text = line.decode().rstrip("\r\n")
-            if text.startswith("data:") and text[5:].strip():  # not a priming event
+            if text.startswith("id:"):
+                self.last_id = text[3:].strip()
+            elif text.startswith("data:") and text[5:].strip():  # not a priming event
                 data = json.loads(text[5:])
             elif text == "" and data is not None:
                 return data
@@ -202,13 +252,15 @@ def post(server: HttpServer, body: Any, session: str | None = None) -> tuple[int
         stream.close()
 
 
-def get_stream(server: HttpServer, session: str) -> Stream:
+def get_stream(server: HttpServer, session: str, last_event_id: str | None = None) -> Stream:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
     headers = {
         "Accept": "text/event-stream",
         "Mcp-Session-Id": session,
         "MCP-Protocol-Version": REVISION,
     }
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
     conn.request("GET", "/mcp", headers=headers)
     return Stream(conn, conn.getresponse())
 
@@ -309,12 +361,58 @@ def test_a_resource_update_raised_anywhere_reaches_the_stream_on_another_process
     stream.close()
 
 
+def test_a_get_stream_lost_on_one_process_resumes_on_another_where_its_ids_go_on(
+    three: list[HttpServer],
+) -> None:
+    a, b, c = three
+    session = open_session(a)
+    subscribe = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "resources/subscribe",
+        "params": {"uri": "memo://note"},
+    }
+    assert post(a, subscribe, session) == (200, {"jsonrpc": "2.0", "id": 1, "result": {}})
+    updated = {
+        "jsonrpc": "2.0",
+        "method": "notifications/resources/updated",
+        "params": {"uri": "memo://note"},
+    }
+    lost = get_stream(a, session)
+    assert post(c, call(2, "touch", uri="memo://note"), session)[0] == 200
+    assert lost.next() == updated
+    assert lost.last_id == "get:1"  # after the priming event, get:0
+    lost.close()
+    again = get_stream(b, session, "get:1")
+    assert again.status == 200
+    assert post(c, call(3, "touch", uri="memo://note"), session)[0] == 200
+    assert again.next() == updated
+    assert again.last_id == "get:2"  # the same log, written by another process now
+    again.close()
+
+
 def test_a_session_outlives_a_process_killed_with_sigkill(redis: RedisServer) -> None:
     with workers(redis, 2) as (a, b):
         session = open_session(a)
         a.proc.kill()
         a.proc.wait(10)
         assert post(b, call(1, "where"), session) == (200, text_reply(1, str(b.proc.pid)))
+
+
+def test_plainmcp_run_workers_with_sessions_on_redis_serve_a_session_from_every_worker(
+    redis: RedisServer,
+) -> None:
+    env = {"PLAINMCP_TEST_SESSIONS": redis.url}
+    flags = ("--workers", "3", "--sessions", redis.url)
+    with http_server(SERVER, *flags, env=env) as server:
+        session = open_session(server)
+        pids = set()
+        for n in range(30):  # each on a new connection: the kernel hands it to any worker
+            status, reply = post(server, call(n, "where"), session)
+            assert status == 200, reply
+            pids.add(int(reply["result"]["content"][0]["text"]))
+        assert server.proc.pid not in pids  # the workers answered, not the supervisor
+        assert "Traceback" not in server.log(), server.log()
 
 
 # --- faults ------------------------------------------------------------------------------------

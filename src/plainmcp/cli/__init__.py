@@ -196,6 +196,12 @@ def command_parser(command: str) -> argparse.ArgumentParser:
             help="HTTP: serve from N processes sharing the port (uvicorn's supervisor)",
         )
         p.add_argument(
+            "--sessions",
+            metavar="STORE",
+            help="HTTP: where handshake sessions live: memory (default, this process), a"
+            " redis:// URL shared by every process, or none (each request stands alone)",
+        )
+        p.add_argument(
             "--shutdown-deadline",
             metavar="SECONDS",
             type=float,

@@ -40,6 +40,7 @@ def _http_flags(args: argparse.Namespace) -> list[str]:
         "--allowed-host": args.allowed_host,
         "--allowed-origin": args.allowed_origin,
         "--workers": args.workers,
+        "--sessions": args.sessions,
     }
     return [flag for flag, value in flags.items() if value is not None]
 
@@ -53,14 +54,36 @@ def _http_app(args: argparse.Namespace, name: str, target: Server | HttpApp) -> 
             path=args.path or "/mcp",
             allowed_hosts=args.allowed_host or (),
             allowed_origins=args.allowed_origin or (),
+            sessions=session_store(args.sessions),
         )
-    given = [f for f in _http_flags(args) if f in ("--path", "--allowed-host", "--allowed-origin")]
+    own = ("--path", "--allowed-host", "--allowed-origin", "--sessions")
+    given = [f for f in _http_flags(args) if f in own]
     if given:
         raise UsageError(
-            f"{name} is an HttpApp with its own path, allowed hosts and origins; set them in"
-            f" http_app(...), not with {', '.join(given)}"
+            f"{name} is an HttpApp with its own path, allowed hosts, origins and sessions; set"
+            f" them in http_app(...), not with {', '.join(given)}"
         )
     return target
+
+
+def session_store(value: str | None) -> str | None:
+    """`--sessions` as HttpApp's `sessions=`: "memory", a Redis URL, or None for "none"."""
+    from plainmcp.transports.http.app import REDIS_SCHEMES
+
+    if value is None or value == "memory":
+        return "memory"
+    if value == "none":
+        return None
+    if value.startswith(REDIS_SCHEMES):
+        return value
+    raise UsageError(
+        f"--sessions must be memory, none or a Redis URL (redis://host:6379/0), not {value!r}"
+    )
+
+
+def shared_sessions(app: HttpApp) -> bool:
+    """Every worker serves every handshake session: they are on Redis, or there are none."""
+    return app.sessions.shared or not app.stateful
 
 
 def imported(command: str, target: str, load: Callable[[], T]) -> T | None:
@@ -106,18 +129,23 @@ def _run_http(args: argparse.Namespace) -> int:
     workers = args.workers or 1
     if workers < 1:
         raise UsageError("--workers must be at least 1")
+    if workers > 1 and not shared_sessions(app):
+        from plainmcp.server import Server
+
+        fix = (
+            "add --sessions redis://HOST:6379/0 (shared by every worker) or --sessions none"
+            if isinstance(target, Server)
+            else "make it with http_app(sessions='redis://HOST:6379/0') or sessions=None"
+        )
+        raise UsageError(
+            f"--workers {workers} with handshake sessions (2024-11-05 to 2025-11-25) in each"
+            " worker's memory: a session's next request would reach another worker and get"
+            f" 404. {fix} (the stateless handshake mode; docs/deploy.md)"
+        )
     print(f"plainmcp {args.caller}: serving http://{host}:{port}{app.path}", file=sys.stderr)
     if workers == 1:
         serve_http(app, host=host, port=port)
         return 0
-    print(
-        f"plainmcp {args.caller}: warning: {workers} workers share the port and keep handshake"
-        " sessions (2024-11-05 to 2025-11-25) in each worker's memory: a session's next"
-        " request can reach another worker and get 404. 2026-07-28 requests are served by"
-        " any worker. For handshake clients, run one worker per port behind a sticky load"
-        " balancer (docs/deploy.md).",
-        file=sys.stderr,
-    )
     _serve_workers(args, name, host, port, workers)
     return 0
 
@@ -137,6 +165,7 @@ def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n:
         "path": args.path,
         "allowed_host": args.allowed_host,
         "allowed_origin": args.allowed_origin,
+        "sessions": args.sessions,
         "host": host,
         "shutdown_deadline": args.shutdown_deadline,
     }
@@ -162,6 +191,7 @@ def worker_app() -> HttpApp:
         path=spec["path"],
         allowed_host=spec["allowed_host"],
         allowed_origin=spec["allowed_origin"],
+        sessions=spec["sessions"],
         host=None,
         port=None,
         workers=None,

@@ -1,6 +1,7 @@
 """A server for the scale-out tests, run as `python FILE PORT` with its sessions on the Redis
 named by PLAINMCP_TEST_SESSIONS: tools that report progress, ask the client (elicitation,
-sampling, roots), name the process that served them, and announce resource updates."""
+sampling, roots), name the process that served them, announce resource updates, and wait for
+a release the test pushes to Redis (so a stream can be cut mid-call)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,22 @@ async def hold(ctx: Context) -> str:
     await ctx.info(f"holding in {PID}")
     await asyncio.Event().wait()
     return "never"
+
+
+@app.tool
+async def paced(n: int, ctx: Context) -> str:
+    """Progress 1 of 2, then waits until the test pushes to the Redis list `release:N`,
+    then progress 2 of 2 and "done N in PID"."""
+    from redis.asyncio import Redis
+
+    await ctx.report_progress(1, 2, f"in {PID}")
+    client = Redis.from_url(os.environ["PLAINMCP_TEST_SESSIONS"])
+    try:
+        await client.blpop([f"release:{n}"])
+    finally:
+        await client.aclose()
+    await ctx.report_progress(2, 2, f"in {PID}")
+    return f"done {n} in {PID}"
 
 
 @app.tool

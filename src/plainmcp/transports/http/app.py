@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from plainmcp import scopes
 from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
+from plainmcp.redis_link import close_shared
 from plainmcp.telemetry import TRANSPORT, http_attributes
 from plainmcp.transports.http import handshake, rules
 from plainmcp.transports.http.answer import Answering
@@ -97,8 +98,9 @@ class HttpApp:
         (tests pass their own). `sessions`: where handshake sessions live: "memory" (this
         process), a Redis URL ("redis://host:6379/0", shared by every process given it), a
         Sessions object, or None (no sessions: each handshake-era request stands alone, see
-        sessionless.py). `event_log`: where resumable streams keep their events (default: this
-        process's memory, 5 minutes). `retry_interval`: seconds a client waits before
+        sessionless.py). `event_log`: where resumable streams keep their events, 5 minutes
+        (default: the sessions' Redis when they are on Redis, so a stream resumes on any
+        process; else this process's memory). `retry_interval`: seconds a client waits before
         reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
         get to finish once a shutdown starts (`drain`)."""
         self.server = server
@@ -129,7 +131,7 @@ class HttpApp:
         if retry_interval < 0 or shutdown_deadline < 0:
             raise ValueError("retry_interval and shutdown_deadline must not be negative")
         self.event_log: EventLog = (
-            event_log if event_log is not None else MemoryEventLog(clock=clock)
+            event_log if event_log is not None else _default_event_log(self.sessions, clock)
         )
         self.retry_ms = round(retry_interval * 1000)
         self.shutdown_deadline = shutdown_deadline
@@ -233,6 +235,7 @@ class HttpApp:
             finally:
                 self.shutdown()
                 await self.sessions.stop()
+                await close_shared()  # the event log's and blob store's Redis clients
 
     async def drain(self) -> bool:
         """A graceful shutdown's first half, before the HTTP server stops: new requests get 503
@@ -423,6 +426,16 @@ def _draining_on_signals(start: Callable[[], None]) -> Iterator[None]:
         for number, handler in previous.items():
             if signal.getsignal(number) is chained:
                 signal.signal(number, handler)
+
+
+def _default_event_log(sessions: Sessions, clock: Callable[[], float]) -> EventLog:
+    from plainmcp.transports.http.redis_sessions import RedisSessions
+
+    if isinstance(sessions, RedisSessions):
+        from plainmcp.transports.http.redis_events import RedisEventLog
+
+        return RedisEventLog(sessions.url, prefix=f"{sessions.prefix}events:")
+    return MemoryEventLog(clock=clock)
 
 
 def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:

@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
+class LogUnavailable(Exception):
+    """A shared event log could not be reached: the event goes out without an id (it cannot
+    be resumed), and a resuming GET is answered with -32603."""
+
+
 @dataclass(frozen=True, slots=True)
 class Batch:
     events: list[tuple[int, bytes]]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from plainmcp.telemetry import TRANSPORT
 from plainmcp.transports.http import rules, sse
 from plainmcp.transports.http.answer import Posted, answer
-from plainmcp.transports.http.events import Batch
+from plainmcp.transports.http.events import Batch, LogUnavailable
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("plainmcp")
 
 ALLOW_POST = [(b"allow", b"POST")]
+GET_STREAM = "get"
+"""The token of a session's GET stream in its event ids: the same in every process, so a
+client that lost it reconnects to any process and gets what it missed (POST streams have
+random tokens of 12 characters)."""
 STORE_DOWN = RpcError(INTERNAL_ERROR, "Internal error: the session store is unavailable")
 
 
@@ -242,7 +246,7 @@ async def get_stream(
             send, 400, RpcError(INVALID_REQUEST, "Bad Request: Last-Event-ID is not an event id")
         )
         return
-    if resume is not None and resume[0] != session.get_token:
+    if resume is not None and resume[0] != GET_STREAM:
         await resume_stream(app, session, resume, receive, send)
         return
     if session.stream is not None:
@@ -252,9 +256,7 @@ async def get_stream(
             RpcError(INVALID_REQUEST, "Conflict: this session's stream is already open"),
         )
         return
-    if session.get_token is None:
-        session.get_token = secrets.token_urlsafe(9)
-    logged = resumable(app, session, session.get_token)
+    logged = resumable(app, session, GET_STREAM)
     stream = session.open_stream()
     gone = asyncio.Event()
     writer = Writer(send, gone, [], app.keepalive_interval, logged)
@@ -269,7 +271,7 @@ async def get_stream(
         await writer.start_stream(prime=resume is None)
         if resume is not None:
             # What was logged after the client's last event was lost on the way: again.
-            batch = await app.event_log.read(logged.key, resume[1], 0)
+            batch = await _read(app, logged.key, resume[1], 0)
             for seq, data in batch.events if batch is not None else ():
                 await writer.replayed(data, sse.event_id(logged.token, seq))
         async with stream:
@@ -296,7 +298,11 @@ async def resume_stream(
     ones still to come, until the stream's reply."""
     token, after = resume
     key = f"{session.id}:{token}"
-    first = await app.event_log.read(key, after, 0)
+    try:
+        first = await app.event_log.read(key, after, 0)
+    except LogUnavailable as exc:
+        await store_down(send, exc)
+        return
     if first is None:
         await send_error(
             send,
@@ -321,11 +327,25 @@ async def resume_stream(
             if stopping.is_set():
                 await writer.detach(app.retry_ms)
                 return
-            batch = await app.event_log.read(key, after, app.keepalive_interval)
+            try:
+                batch = await app.event_log.read(key, after, app.keepalive_interval)
+            except LogUnavailable as exc:
+                log.error("%s: stream %s closed, its client may resume later", exc, token)
+                await writer.detach(app.retry_ms)
+                return
         await writer.finish()
     finally:
         writer.stop()
         watcher.cancel()
+
+
+async def _read(app: HttpApp, key: str, after: int, timeout: float) -> Batch | None:
+    """A read of the event log whose failure replays nothing (logged)."""
+    try:
+        return await app.event_log.read(key, after, timeout)
+    except LogUnavailable as exc:
+        log.error("%s: the lost events of %s are not replayed", exc, key)
+        return None
 
 
 async def delete_session(

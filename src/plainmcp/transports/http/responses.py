@@ -7,18 +7,21 @@ so that those read as the protocol.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
 from plainmcp.transports.http import sse
-from plainmcp.transports.http.events import EventLog
+from plainmcp.transports.http.events import EventLog, LogUnavailable
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import RpcError
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 AsgiSend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+log = logging.getLogger("plainmcp")
 
 STREAM_HEADERS = [
     (b"content-type", b"text/event-stream"),
@@ -40,8 +43,20 @@ class Resumable:
     polling: bool
     """The session's revision has priming events and server-closed streams (2025-11-25)."""
 
-    async def record(self, data: bytes) -> str:
-        return sse.event_id(self.token, await self.log.append(self.key, data))
+    async def record(self, data: bytes) -> str | None:
+        """The event's id once logged; None when the log is unreachable (the event still goes
+        out, without an id: it cannot be resumed)."""
+        try:
+            return sse.event_id(self.token, await self.log.append(self.key, data))
+        except LogUnavailable as exc:
+            log.error("%s: an event of stream %s is not resumable", exc, self.token)
+            return None
+
+    async def end(self) -> None:
+        try:
+            await self.log.end(self.key)
+        except LogUnavailable as exc:
+            log.error("%s: the end of stream %s is not logged", exc, self.token)
 
 
 class Writer:
@@ -105,7 +120,8 @@ class Writer:
         self._keeper = asyncio.get_running_loop().create_task(self._keep_alive())
         if prime and self.resumable is not None and self.resumable.polling:
             first = await self.resumable.record(b"")
-            await self._chunk(sse.priming(first, self.resumable.retry_ms))
+            if first is not None:
+                await self._chunk(sse.priming(first, self.resumable.retry_ms))
 
     async def _keep_alive(self) -> None:
         while True:
@@ -139,7 +155,7 @@ class Writer:
     async def finish(self) -> None:
         self.stop()
         if self.resumable is not None:
-            await self.resumable.log.end(self.resumable.key)
+            await self.resumable.end()
         async with self._lock:
             await self._write({"type": "http.response.body", "body": b""})
 

@@ -44,9 +44,6 @@ class Session:
     """The open GET stream, if any."""
     saved: dict[str, Any] | None = None
     """The state as the shared store last had it (None: kept in memory only)."""
-    get_token: str | None = None
-    """The GET stream's name in the event log, from the first GET on (a reconnect with one of
-    its event ids gets what the lost connection missed)."""
 
     def push(self, data: bytes) -> None:
         """Deliver a server-initiated message to the GET stream; dropped when none is open."""
