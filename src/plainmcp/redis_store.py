@@ -9,13 +9,12 @@ reading it says so (BlobEvicted) instead of "not found".
 from __future__ import annotations
 
 import math
-import secrets
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from plainmcp.redis_link import shared
-from plainmcp.store import DEFAULT_MAX_BYTES, BlobEvicted, StoredBlob, StoreFull
+from plainmcp.store import DEFAULT_MAX_BYTES, BlobEvicted, StoredBlob, admitted, new_key
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -48,17 +47,9 @@ class RedisStore:
         return shared(self.url)
 
     async def put(self, data: bytes, mime_type: str, ttl: float) -> str:
-        if ttl <= 0:
-            raise ValueError("ttl must be positive")
-        data = bytes(data)
-        if len(data) > self.max_bytes:
-            raise StoreFull(
-                f"a payload of {len(data):,} bytes is over the store's ceiling of"
-                f" {self.max_bytes:,} bytes"
-            )
+        data = admitted(data, ttl, self.max_bytes)
         expires_at = math.ceil(self._clock() + ttl)
-        # 32 random bytes: the key is the only thing protecting the payload.
-        key = f"{secrets.token_urlsafe(32)}.{expires_at}"
+        key = f"{new_key()}.{expires_at}"
         value = mime_type.encode() + b"\n" + data
         await self._redis().set(self.prefix + key, value, px=max(1, round(ttl * 1000)))
         return key

@@ -83,6 +83,23 @@ async def read_blob(uri: str, store: BlobStore) -> tuple[bytes, str] | None:
     return None if blob is None else (blob.data, blob.mime_type)
 
 
+def admitted(data: bytes, ttl: float, max_bytes: int) -> bytes:
+    """`data` as bytes, once `ttl` and the store's ceiling allow it (what every store checks)."""
+    if ttl <= 0:
+        raise ValueError("ttl must be positive")
+    data = bytes(data)
+    if len(data) > max_bytes:
+        raise StoreFull(
+            f"a payload of {len(data):,} bytes is over the store's ceiling of {max_bytes:,} bytes"
+        )
+    return data
+
+
+def new_key() -> str:
+    """32 random bytes: the key is the only thing protecting the payload."""
+    return secrets.token_urlsafe(32)
+
+
 class MemoryStore:
     """The default store: in this process, with a TTL and a bound on the bytes it holds.
 
@@ -114,15 +131,8 @@ class MemoryStore:
         return len(self._items)
 
     async def put(self, data: bytes, mime_type: str, ttl: float) -> str:
-        if ttl <= 0:
-            raise ValueError("ttl must be positive")
-        data = bytes(data)
-        if len(data) > self.max_bytes:
-            raise StoreFull(
-                f"a payload of {len(data):,} bytes does not fit a store of {self.max_bytes:,} bytes"
-            )
-        # 32 random bytes: the key is the only thing protecting the payload.
-        key = secrets.token_urlsafe(32)
+        data = admitted(data, ttl, self.max_bytes)
+        key = new_key()
         with self._lock:
             now = self._clock()
             self._drop_expired(now)
