@@ -394,7 +394,9 @@ What the adaptations are:
 - reads `structured`, a tool without an output schema, and a text that is not the JSON of the
   structured value: `structuredContent` is left out (it is optional there), and a text block
   with the value's JSON is added when no block carries it, so the model gets every fact. With an
-  output schema `structuredContent` is required and stays.
+  output schema `structuredContent` is required and stays; then the continuation sentence of
+  each marker in the text (a value cut at an item) is added to the description of the link
+  after it, which such a host shows (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`).
 - isError blocks `first`: the text blocks of an error become one text block.
 - images or audio `dropped`: a short text block describing each (kind, MIME type, size) follows
   it; `refused` (the client fails the whole call on it): the description replaces it.
