@@ -312,3 +312,18 @@ def validate_server_message(message: Any, revision: str, *, method: str | None =
     else:
         validate_definition(message, revision, "JSONRPCMessage")
         raise AssertionError(f"not a request, notification or response: {_short(message)}")
+
+
+def validate_relay_record(record: Path, revision: str) -> int:
+    """Every line the server wrote in a record of tests/interop/relay.py ("C "/"S " lines),
+    validated against ``revision``, each result against its request's method; how many."""
+    methods: dict[Any, str] = {}
+    checked = 0
+    for line in record.read_bytes().splitlines():
+        side, raw = line[:2], json.loads(line[2:])
+        if side == b"C " and isinstance(raw, dict) and "method" in raw and "id" in raw:
+            methods[raw["id"]] = raw["method"]
+        elif side == b"S ":
+            validate_server_message(raw, revision, method=methods.get(raw.get("id")))
+            checked += 1
+    return checked

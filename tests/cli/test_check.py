@@ -225,8 +225,8 @@ def test_sample_calls_are_read_the_way_each_host_profile_reads_them() -> None:
             "tool cut call {}",
             tuple(EVERY),
             "the result was cut and the rest is only at plainmcp://blob/abc123; the host cannot"
-            " (or is not known to) read resources, and no text says which tool call returns the"
-            " rest",
+            " (or is not known to) read resources, and no text it shows says which tool call"
+            " returns the rest",
         ),
         (
             "text-differs",

@@ -34,6 +34,7 @@ HOSTS_DIR = Path(__file__).resolve().parent
 CLAUDE = HOSTS_DIR / "node_modules" / ".bin" / "claude"
 VERSION = "2.1.328"
 FIXTURE = HOSTS_DIR / "fixture_server.py"
+RELAY = HOSTS_DIR.parent / "interop" / "relay.py"
 
 
 def claude_problem() -> str | None:
@@ -55,16 +56,19 @@ def ensure_claude() -> None:
     needs.require(claude_problem())
 
 
-def stdio_server(obj: str, log: Path | None = None) -> dict[str, Any]:
-    """An mcpServers entry: `plainmcp run fixture_server.py:OBJ` over stdio."""
-    entry: dict[str, Any] = {
-        "type": "stdio",
-        "command": sys.executable,
-        "args": ["-m", "plainmcp", "run", f"{FIXTURE}:{obj}"],
-    }
+def stdio_server(obj: str, log: Path | None = None, record: Path | None = None) -> dict[str, Any]:
+    """An mcpServers entry: `plainmcp run fixture_server.py:OBJ` over stdio; with `record`,
+    through tests/interop/relay.py, which writes every line both ways to that file."""
+    entry: dict[str, Any] = {"type": "stdio", "command": sys.executable, "args": serve(obj, record)}
     if log is not None:
         entry["env"] = {"PLAINMCP_HOSTS_CLIENT_LOG": str(log)}
     return entry
+
+
+def serve(obj: str, record: Path | None = None) -> list[str]:
+    """The arguments of `python` that serve fixture_server.py:OBJ over stdio (recorded)."""
+    args = ["-m", "plainmcp", "run", f"{FIXTURE}:{obj}"]
+    return args if record is None else [str(RELAY), str(record), sys.executable, *args]
 
 
 def http_entry(url: str) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Servers the real hosts and frameworks are pointed at (`plainmcp run FILE:OBJECT`).
 
 `demo` is plainmcp's demo; `app` holds one tool per host behaviour the tests pin (text beside a
-structured value, a two-block error, results of a chosen size, a small paged text with a
-continuation sentence). Both write one JSON line per request to the file named by
+structured value, a two-block error, results of a chosen size); `cont` keeps plainmcp's default
+payload limits, so its long text and its 10,000 structured rows are cut and continued by the
+built-in read_more. Each writes one JSON line per request to the file named by
 `PLAINMCP_HOSTS_CLIENT_LOG` (the method, the clientInfo the client sent, the revision), so a test
 reads from the server side who the host says it is.
 """
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from plainmcp import PayloadLimits, Server, ToolError, ToolResult
+from plainmcp import PayloadLimits, Server, ToolResult
 from plainmcp.demo import app as demo
 from plainmcp.middleware import Middleware, NextRequest, RequestInfo
 
@@ -105,32 +107,46 @@ def sized_meta(chars: int) -> str:
     return sized_text(chars)
 
 
-# --- a continuation of our own: stands in for read_more until that lands in main --------------
+# --- the continuation: plainmcp's own guards and read_more -------------------------------------
 
-LONG = sized_text(150_000)
-PAGE = 20_000
-
-
-def _page(offset: int) -> ToolResult:
-    blocks = [LONG[offset : offset + PAGE]]
-    if offset + PAGE < len(LONG):
-        args = json.dumps({"ref": "long", "offset": offset + PAGE}, separators=(",", ":"))
-        blocks.append(f"[cut: to read on, call the tool more with arguments {args}.]")
-    return ToolResult(blocks)
+# Default PayloadLimits: the guards cut what is too large and read_more serves the rest.
+cont = Server("plainmcp-hosts-continuation", version="0.1.0")
+if LOGGING:
+    cont.add_middleware(ClientLog())
 
 
-@app.tool
-def long_text() -> ToolResult:
-    """The first page of a 150,000-character text, and how to get the next."""
-    return _page(0)
+def long_text() -> str:
+    """150,000 characters: numbered lines in paragraphs of ten, each line ending in a space (a
+    rebuild that lost whitespace at a cut would show)."""
+    lines = (f"Line {n:06d}: the quick brown fox jumps over the lazy dog. \n" for n in range(3000))
+    return "".join(line + ("\n" if n % 10 == 9 else "") for n, line in enumerate(lines))[:150_000]
 
 
-@app.tool
-def more(ref: str, offset: int) -> ToolResult:
-    """The page of the long text at `offset`."""
-    if ref != "long":
-        raise ToolError(f"unknown ref {ref!r}")
-    return _page(offset)
+@dataclass
+class Row:
+    id: int
+    name: str
+    score: float
+
+
+def rows() -> list[Row]:
+    return [Row(i, f"row {i}", i / 7) for i in range(10_000)]
+
+
+LONG = long_text()
+ROWS = [asdict(row) for row in rows()]
+
+
+@cont.tool(name="log")
+def log_tool() -> str:
+    """The whole log."""
+    return LONG
+
+
+@cont.tool
+def table() -> list[Row]:
+    """Every row of the table."""
+    return rows()
 
 
 @app.resource("fixture://notes", mime_type="text/plain")

@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 
 from tests.hosts import needs
-from tests.hosts.claude_code import FIXTURE
+from tests.hosts.claude_code import serve
 from tests.hosts.scripts import Part, Script
 
 VERSION = "2.68.0"
@@ -43,12 +43,13 @@ def ensure_pydantic_ai() -> None:
     needs.require(pydantic_ai_problem())
 
 
-def stdio(obj: str, log: Path | None = None) -> Any:
-    """A FastMCP stdio transport running `plainmcp run fixture_server.py:OBJ`."""
+def stdio(obj: str, log: Path | None = None, record: Path | None = None) -> Any:
+    """A FastMCP stdio transport running `plainmcp run fixture_server.py:OBJ` (through
+    tests/interop/relay.py into `record`, when given)."""
     from fastmcp.client.transports import StdioTransport
 
     env = {"PLAINMCP_HOSTS_CLIENT_LOG": str(log)} if log is not None else None
-    return StdioTransport(sys.executable, ["-m", "plainmcp", "run", f"{FIXTURE}:{obj}"], env=env)
+    return StdioTransport(sys.executable, serve(obj, record), env=env)
 
 
 def parts_of(content: Any) -> list[Part]:

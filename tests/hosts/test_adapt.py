@@ -6,6 +6,7 @@ writes is validated against the official schema of its revision (tests.conftest.
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from plainmcp.hosts import adapt
 from plainmcp.hosts.profiles import GENERIC, LANGCHAIN, PROFILES
 from plainmcp.results import CallResult
 from tests.conftest import Session
+from tests.continuation import next_call
 from tests.test_stateless import CLIENT_INFO, EraSession, meta
 
 pytestmark = pytest.mark.anyio
@@ -84,9 +86,10 @@ async def modern_call(app: Server, client: str, tool: str) -> dict[str, Any]:
         )
     result: dict[str, Any] = reply["result"]
     assert result.pop("resultType") == "complete"
-    assert result.pop("_meta") == {
-        "io.modelcontextprotocol/serverInfo": {"name": "hosts", "version": "1"}
-    }
+    own = result.pop("_meta")
+    assert own.pop("io.modelcontextprotocol/serverInfo") == {"name": "hosts", "version": "1"}
+    if own:
+        result["_meta"] = own  # the result's own, as a handshake revision carries it
     return result
 
 
@@ -136,6 +139,60 @@ async def test_with_an_output_schema_structured_content_stays(call: Any) -> None
         "structuredContent": {"count": 2},
         "isError": False,
     }
+
+
+# --- a structured value cut at an item, for a host that shows only structuredContent ------------
+
+
+def rows_app() -> Server:
+    """Default payload limits: 10,000 rows are cut at an item and continued by read_more."""
+    app = Server("hosts", version="1")
+
+    @app.tool()
+    def table() -> list[Count]:
+        """Many rows."""
+        return [Count(count=n) for n in range(10_000)]
+
+    return app
+
+
+def cut_link(result: dict[str, Any]) -> tuple[str, str]:
+    """The marker and the link's description of a result cut at an item (its JSON text first)."""
+    json_text, marker, link = result["content"]
+    assert [b["type"] for b in (json_text, marker)] == ["text", "text"]
+    assert (link["type"], link["name"]) == ("resource_link", "result.json")
+    assert marker["text"].startswith("[partial: the result holds the first 2,740 of 10,000 items;")
+    return marker["text"], link["description"]
+
+
+LINK_SAYS = "The full structured result (148,891 characters of JSON); stored for 60 minutes."
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["claude-code", "Visual Studio Code", "mcp"])
+async def test_a_structured_only_host_finds_the_continuation_in_the_link_it_shows(
+    call: Any, client: str
+) -> None:
+    # The schema keeps structuredContent, which is all such a host shows of the text: the
+    # marker's sentence also goes into the link's description (Claude Code shows it as text).
+    result = await call(rows_app(), client, "table")
+    marker, description = cut_link(result)
+    sentence = next_call(marker)
+    assert sentence is not None and sentence[0] == "read_more"
+    arguments = json.dumps(sentence[1], separators=(",", ":"))
+    assert (
+        description
+        == f"{LINK_SAYS} For the rest, call the tool read_more with arguments {arguments}."
+    )
+    assert "structuredContent" in result
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["plainmcp", "claude-ai", "cursor-vscode"])
+async def test_other_hosts_get_the_link_as_sent(call: Any, client: str) -> None:
+    marker, description = cut_link(await call(rows_app(), client, "table"))
+    assert next_call(marker) is not None
+    assert description == LINK_SAYS
 
 
 async def test_before_structured_content_nothing_changes() -> None:

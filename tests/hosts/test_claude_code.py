@@ -19,10 +19,20 @@ import pytest
 
 from plainmcp import demo
 from tests.hosts.claude_code import HostRun, ensure_claude, http_entry, run_claude, stdio_server
-from tests.hosts.fixture_server import BOTH_TEXT, LOG_ENV, LONG, RAISED_LIMIT, sized_text
-from tests.hosts.scripts import ToolUse, follow_continuation, sequence, text_of
+from tests.hosts.fixture_server import BOTH_TEXT, LOG_ENV, LONG, RAISED_LIMIT, ROWS, sized_text
+from tests.hosts.scripts import (
+    ToolUse,
+    chains,
+    continued,
+    follow_continuation,
+    rebuild_items,
+    rebuild_text,
+    sequence,
+    text_of,
+)
 from tests.http_server import http_server
 from tests.interop.conftest import CALLS, NOTES_TEXT, b64
+from tests.mcp_schemas import validate_relay_record
 
 CLIENT_INFO = {
     "name": "claude-code",
@@ -358,39 +368,18 @@ def test_max_result_size_chars_in_tools_list_raises_the_limit(fixture_run: HostR
     }
 
 
-# --- over HTTP, and following a continuation ---------------------------------------------------
-
-
-def reassemble(parts_per_call: list[list[Any]]) -> str:
-    """The fixture's pages put the text first and the continuation sentence in a second block."""
-    return "".join(parts[0].text for parts in parts_per_call)
+# --- over HTTP ---------------------------------------------------------------------------------
 
 
 def fx_name(tool: str) -> str:
     return "mcp__fx__" + tool
 
 
-def test_the_continuation_is_followed_through_claude_code_over_stdio() -> None:
-    ensure_claude()
-    run = run_claude(
-        {"fx": stdio_server("app")}, follow_continuation(ToolUse(fx_name("long_text")), fx_name)
-    )
-    assert len(run.results) == 8
-    assert reassemble(run.parts) == LONG
-    assert "call the tool" not in text_of(run.parts[-1])
-
-
-def test_over_http_claude_code_hands_the_model_the_same_and_follows_the_continuation(
-    scratch: Path,
-) -> None:
+def test_over_http_claude_code_hands_the_model_the_same(scratch: Path) -> None:
     ensure_claude()
     log = scratch / "http.jsonl"
     with http_server("tests/hosts/fixture_server.py:app", env={LOG_ENV: str(log)}) as server:
         both = run_claude({"fx": http_entry(server.url)}, sequence(ToolUse(fx_name("both"))))
-        long = run_claude(
-            {"fx": http_entry(server.url)},
-            follow_continuation(ToolUse(fx_name("long_text")), fx_name),
-        )
     assert view(both, 0) == {
         "type": "tool_result",
         "content": [
@@ -398,7 +387,71 @@ def test_over_http_claude_code_hands_the_model_the_same_and_follows_the_continua
             {"type": "text", "text": '{"count":2}'},
         ],
     }
-    assert reassemble(long.parts) == LONG
     entries = client_log(log)
     assert {json.dumps(e["clientInfo"]) for e in entries} == {json.dumps(CLIENT_INFO)}
     assert {e["revision"] for e in entries} == {"2026-07-28"}
+
+
+# --- following read_more, over stdio and HTTP --------------------------------------------------
+
+
+def cx_name(tool: str) -> str:
+    return "mcp__cx__" + tool
+
+
+FOLLOW = follow_continuation(ToolUse(cx_name("log")), ToolUse(cx_name("table")), name=cx_name)
+"""The scripted model: read the whole log, then the whole table, by the sentences alone."""
+
+LINK_LINE = re.compile(
+    r"\[Resource link: result\.json\] plainmcp://blob/[A-Za-z0-9_-]+ \(The full structured"
+    r" result \(544,956 characters of JSON\); stored for 60 minutes\. For the rest, (call the"
+    r" tool read_more with arguments \{\"ref\":\"[^\"]+\"\}\.)\)"
+)
+
+
+def check_continuation(run: HostRun) -> None:
+    """The log and the table come back whole, from what Claude Code handed its model alone."""
+    log, table = chains(run.parts)
+    assert [len(log), len(table)] == [4, 14]
+    assert rebuild_text(log) == LONG
+    # The table has an output schema, so structuredContent stays, and Claude Code shows the
+    # model only that and the link: the marker text ("[partial: ...") never reaches it. The
+    # continuation is reachable through plainmcp's Claude Code profile, which puts the sentence
+    # into the link's description (hosts/adapt.py); Claude Code shows the link first.
+    first = table[0]
+    assert [p.kind for p in first] == ["text", "text"]
+    assert LINK_LINE.fullmatch(first[0].text), first[0].text[:400]
+    assert "[partial:" not in text_of(first)
+    rows = json.loads(first[1].text)
+    assert len(rows) == 765
+    assert rebuild_items(rows, table) == ROWS
+    assert continued(table[-1]) is None
+    # read_more has no output schema: the profile leaves its structuredContent out, so the
+    # part's JSON and its marker both arrive as text.
+    assert [p.kind for p in table[1]] == ["text", "text"]
+    assert table[1][1].text.startswith("[part: items 766 to ")
+
+
+def test_claude_code_follows_read_more_over_stdio_to_the_whole_text_and_rows(
+    scratch: Path,
+) -> None:
+    ensure_claude()
+    record = scratch / "cx.stdio"
+    run = run_claude({"cx": stdio_server("cont", record=record)}, FOLLOW, timeout=600)
+    check_continuation(run)
+    assert "mcp__cx__read_more" in run.tools
+    # Every message the server wrote, the 18 results included, is valid at 2026-07-28.
+    assert validate_relay_record(record, "2026-07-28") >= 18
+
+
+def test_claude_code_follows_read_more_over_http_to_the_whole_text_and_rows(
+    scratch: Path,
+) -> None:
+    ensure_claude()
+    log = scratch / "cx-http.jsonl"
+    with http_server("tests/hosts/fixture_server.py:cont", env={LOG_ENV: str(log)}) as server:
+        run = run_claude({"cx": http_entry(server.url)}, FOLLOW, timeout=600)
+    check_continuation(run)
+    calls = [e for e in client_log(log) if e["method"] == "tools/call"]
+    assert len(calls) == 18
+    assert {json.dumps(e["clientInfo"]) for e in client_log(log)} == {json.dumps(CLIENT_INFO)}

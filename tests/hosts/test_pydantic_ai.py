@@ -16,11 +16,19 @@ from typing import Any
 import pytest
 
 from plainmcp import demo
-from tests.hosts.fixture_server import BOTH_TEXT, LOG_ENV, LONG, sized_text
+from tests.hosts.fixture_server import BOTH_TEXT, LOG_ENV, LONG, ROWS, sized_text
 from tests.hosts.pydantic_ai_agent import AgentRun, ensure_pydantic_ai, run_agent, stdio
-from tests.hosts.scripts import ToolUse, follow_continuation, sequence, text_of
+from tests.hosts.scripts import (
+    ToolUse,
+    chains,
+    follow_continuation,
+    rebuild_items,
+    rebuild_text,
+    sequence,
+)
 from tests.http_server import http_server
 from tests.interop.conftest import CALLS, NOTES_TEXT
+from tests.mcp_schemas import validate_relay_record
 
 CLIENT_INFO = {"name": "fastmcp", "version": "4.2.3"}
 """pydantic-ai's MCPToolset introduces itself as FastMCP's client, not as pydantic-ai."""
@@ -179,30 +187,54 @@ def test_a_150000_character_text_is_handed_on_whole(fixture_run: AgentRun) -> No
     assert fixture_run.returns[4].content == sized_text(150_000)
 
 
-# --- following a continuation, over stdio and HTTP ---------------------------------------------
+# --- following read_more, over stdio and HTTP --------------------------------------------------
+
+FOLLOW = follow_continuation(ToolUse("log"), ToolUse("table"))
+"""The scripted model: read the whole log, then the whole table, by the sentences alone."""
 
 
-def reassemble(run: AgentRun) -> str:
-    """The fixture's pages put the text first and the continuation sentence second."""
-    return "".join(parts[0].text for parts in run.parts)
+def check_continuation(run: AgentRun) -> None:
+    """The log and the table come back whole, from what pydantic-ai handed its model alone."""
+    log, table = chains(run.parts)
+    assert [len(log), len(table)] == [4, 14]
+    assert [r.tool_name for r in run.returns] == ["log"] + ["read_more"] * 3 + ["table"] + [
+        "read_more"
+    ] * 13
+    assert rebuild_text(log) == LONG
+    # The table has an output schema, so structuredContent stays; pydantic-ai hands on
+    # structuredContent only when every block is text, and the link beside it is not: so the
+    # model gets the content, the rows' JSON (parsed), the marker and the link's URI.
+    rows, marker, uri = run.returns[4].content
+    assert marker.startswith("[partial: the result holds the first 765 of 10,000 items;")
+    assert uri.startswith("plainmcp://blob/")
+    assert rebuild_items(rows, table) == ROWS
+    # read_more has no output schema: the profile of "fastmcp" leaves its structuredContent
+    # out, so the part's value and its marker both arrive.
+    items, marker = run.returns[5].content
+    assert (items["from"], items["total"], len(items["items"])) == (765, 10_000, 729)
+    assert marker.startswith("[part: items 766 to 1,494 of 10,000. For the next items, call")
 
 
-def test_the_continuation_is_followed_through_pydantic_ai_over_stdio() -> None:
+def test_pydantic_ai_follows_read_more_over_stdio_to_the_whole_text_and_rows(
+    scratch: Path,
+) -> None:
     ensure_pydantic_ai()
-    run = run_agent(stdio("app"), follow_continuation(ToolUse("long_text")))
-    assert [r.tool_name for r in run.returns] == ["long_text"] + ["more"] * 7
-    assert reassemble(run) == LONG
-    assert "call the tool" not in text_of(run.parts[-1])
+    record = scratch / "cont.stdio"
+    run = run_agent(stdio("cont", record=record), FOLLOW, timeout=300)
+    check_continuation(run)
+    assert run.tools == ["log", "table", "read_more"]
+    assert validate_relay_record(record, "2026-07-28") >= 18
 
 
-def test_over_http_pydantic_ai_follows_the_continuation_and_sends_the_same_client_info(
+def test_pydantic_ai_follows_read_more_over_http_and_sends_the_same_client_info(
     scratch: Path,
 ) -> None:
     ensure_pydantic_ai()
     log = scratch / "http.jsonl"
-    with http_server("tests/hosts/fixture_server.py:app", env={LOG_ENV: str(log)}) as server:
-        run = run_agent(server.url, follow_continuation(ToolUse("long_text")))
-    assert reassemble(run) == LONG
+    with http_server("tests/hosts/fixture_server.py:cont", env={LOG_ENV: str(log)}) as server:
+        run = run_agent(server.url, FOLLOW, timeout=300)
+    check_continuation(run)
     entries = client_log(log)
+    assert [e["method"] for e in entries].count("tools/call") == 18
     assert {json.dumps(e["clientInfo"]) for e in entries} == {json.dumps(CLIENT_INFO)}
     assert {e["revision"] for e in entries} == {"2026-07-28"}

@@ -29,7 +29,7 @@ from tests.continuation import next_call
 from tests.http_server import HttpServer, http_server
 from tests.interop.parts_server import long_text, rows
 from tests.interop.test_http_clients import Recorder
-from tests.mcp_schemas import validate_server_message
+from tests.mcp_schemas import validate_relay_record, validate_server_message
 
 pytestmark = pytest.mark.anyio
 
@@ -103,20 +103,6 @@ async def stdio_client(mode: str, record: Path) -> AsyncIterator[Client]:
         yield client
 
 
-def validate_stdio(record: Path, revision: str) -> int:
-    """Every line the server wrote, validated; how many."""
-    methods: dict[Any, str] = {}
-    checked = 0
-    for line in record.read_bytes().splitlines():
-        side, raw = line[:2], json.loads(line[2:])
-        if side == b"C " and isinstance(raw, dict) and "method" in raw and "id" in raw:
-            methods[raw["id"]] = raw["method"]
-        elif side == b"S ":
-            validate_server_message(raw, revision, method=methods.get(raw.get("id")))
-            checked += 1
-    return checked
-
-
 @pytest.mark.parametrize("mode", list(MODES))
 async def test_stdio_text_and_rows_are_rebuilt_by_following_the_continuation(
     mode: str, tmp_path: Path
@@ -132,7 +118,7 @@ async def test_stdio_text_and_rows_are_rebuilt_by_following_the_continuation(
     assert text_calls == 3
     assert table == ROWS
     assert table_calls == 13
-    assert validate_stdio(record, MODES[mode]) >= 2 + text_calls + table_calls
+    assert validate_relay_record(record, MODES[mode]) >= 2 + text_calls + table_calls
 
 
 # --- HTTP ------------------------------------------------------------------------------------

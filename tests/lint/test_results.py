@@ -109,7 +109,8 @@ def test_a_cut_linked_only_as_a_resource_for_a_host_that_cannot_read_it() -> Non
     lost = problem(
         "rest-lost",
         "the result was cut and the rest is only at plainmcp://blob/abc; the host cannot (or"
-        " is not known to) read resources, and no text says which tool call returns the rest",
+        " is not known to) read resources, and no text it shows says which tool call returns"
+        " the rest",
     )
     assert result_problems(result, host(reads_resources=False), SUBJECT) == [lost]
     assert result_problems(result, host(reads_resources=None), SUBJECT) == [lost]
@@ -121,6 +122,29 @@ def test_a_cut_linked_only_as_a_resource_for_a_host_that_cannot_read_it() -> Non
         ]
     }
     assert result_problems(continued, host(reads_resources=False), SUBJECT) == []
+
+
+SENTENCE = 'For the rest, call the tool read_more with arguments {"ref":"abc"}.'
+
+
+def test_a_structured_only_host_reads_the_continuation_only_in_the_link() -> None:
+    # The marker is in the text, which such a host does not show beside structuredContent.
+    marker = text(f"[partial: the result holds the first 2 of 9 items. {SENTENCE}]")
+    link = {"type": "resource_link", "uri": "plainmcp://blob/abc", "name": "result.json"}
+    result = {"content": [text("[1,2]"), marker, link], "structuredContent": [1, 2]}
+    blind = host(reads="structured", reads_resources=False)
+
+    def lost(found: list[Problem]) -> list[str]:
+        return [p.code for p in found if p.code == "rest-lost"]
+
+    assert lost(result_problems(result, blind, SUBJECT)) == ["rest-lost"]
+    assert result_problems(result, host(reads="both", reads_resources=False), SUBJECT) == []
+    # As hosts.adapt renders it for such a host: the sentence is in the link's description too.
+    told = {**link, "description": f"The full structured result. {SENTENCE}"}
+    adapted = {**result, "content": [text("[1,2]"), marker, told]}
+    assert lost(result_problems(adapted, blind, SUBJECT)) == []
+    dropping = host(reads="structured", reads_resources=False, links="dropped")
+    assert lost(result_problems(adapted, dropping, SUBJECT)) == ["rest-lost"]
 
 
 def test_a_cut_whose_link_became_text_for_an_older_revision() -> None:

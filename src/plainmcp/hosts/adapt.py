@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 
+from plainmcp.continuation import SENTENCE
 from plainmcp.hosts.profiles import HostProfile, known
 from plainmcp.options import PayloadLimits
 from plainmcp.results import CallResult
@@ -31,8 +33,11 @@ def call_result(
     output_schema: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
     """`out` (a rendered CallToolResult) as `profile`'s host should get it; `out` is changed."""
-    if known(profile, "reads") == "structured" and output_schema is None:
-        _content_over_structured(out, result)
+    if known(profile, "reads") == "structured":
+        if output_schema is None:
+            _content_over_structured(out, result)
+        if "structuredContent" in out:
+            _continuation_in_links(out)
     if out.get("isError") and known(profile, "error_blocks") == "first":
         _merge_text(out)
     images, audio = known(profile, "images"), known(profile, "audio")
@@ -65,6 +70,27 @@ def _content_over_structured(out: dict[str, Any], result: CallResult) -> None:
             for b in out["content"]
             if not (b.get("type") == "text" and b["text"] == STRUCTURED_ELSEWHERE)
         ] + [{"type": "text", "text": mirror}]
+
+
+_SENTENCE = re.compile(SENTENCE)
+
+
+def _continuation_in_links(out: dict[str, Any]) -> None:
+    """For a host that shows only structuredContent, where it must stay (an output schema):
+    the markers in the text never reach the model, so the continuation sentence of each goes
+    into the description of the link that follows it, which such a host shows as text
+    (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`)."""
+    sentence: str | None = None
+    blocks = out["content"]
+    for index, block in enumerate(blocks):
+        if block.get("type") == "text":
+            found = _SENTENCE.search(block["text"])
+            sentence = found.group(0) if found else sentence
+        elif block.get("type") == "resource_link" and sentence is not None:
+            said = block.get("description", "")
+            told = f"For the rest, {sentence}"
+            blocks[index] = {**block, "description": f"{said} {told}" if said else told}
+            sentence = None
 
 
 def _is_json_of(text: str, value: Any) -> bool:

@@ -85,6 +85,7 @@ beyond the server's own PayloadLimits."""
 _README = "../shared/hosts/README.md (Claude Code 2.1.328, driven here)"
 _CC_TEST = "tests/hosts/test_claude_code.py (2.1.328, driven here)"
 _PA_TEST = "tests/hosts/test_pydantic_ai.py (2.68.0, driven here)"
+_GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -181,6 +182,23 @@ COPILOT_CLI = HostProfile(
     max_result_size_meta=UNKNOWN,
     reads_resources=UNKNOWN,
     verified="1.0.25-1.0.80 (clientInfo name in github/copilot-cli#1268)",
+)
+
+GEMINI_CLI = HostProfile(
+    key="gemini-cli",
+    title="Gemini CLI",
+    client_names=("gemini-cli-mcp-client",),
+    reads=Cell("content", f"{_GM_TEST}: the text, with or without an output schema"),
+    error_blocks=Cell("all", f"{_GM_TEST}: the blocks as JSON in the error"),
+    images=Cell("shown", f"{_GM_TEST}: inline data beside a text line"),
+    audio=UNKNOWN,
+    embedded=UNKNOWN,
+    links=Cell("text", f"{_GM_TEST}: `Resource Link: TITLE at URI`"),
+    limit_chars=UNKNOWN,
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(True, f"{_GM_TEST}: read_mcp_resource is offered"),
+    verified="0.61.0 (clientInfo gemini-cli-mcp-client, revision 2025-06-18)",
 )
 
 PYTHON_SDK = HostProfile(
@@ -294,6 +312,7 @@ PROFILES: tuple[HostProfile, ...] = (
     CURSOR,
     VSCODE,
     COPILOT_CLI,
+    GEMINI_CLI,
     SDK_DEFAULT,
     PYTHON_SDK,
     OPENAI_AGENTS,
@@ -394,7 +413,9 @@ What the adaptations are:
 - reads `structured`, a tool without an output schema, and a text that is not the JSON of the
   structured value: `structuredContent` is left out (it is optional there), and a text block
   with the value's JSON is added when no block carries it, so the model gets every fact. With an
-  output schema `structuredContent` is required and stays.
+  output schema `structuredContent` is required and stays; then the continuation sentence of
+  each marker in the text (a value cut at an item) is added to the description of the link
+  after it, which such a host shows (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`).
 - isError blocks `first`: the text blocks of an error become one text block.
 - images or audio `dropped`: a short text block describing each (kind, MIME type, size) follows
   it; `refused` (the client fails the whole call on it): the description replaces it.

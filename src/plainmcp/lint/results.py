@@ -123,11 +123,24 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
         if b.get("type") == "resource_link" and str(b.get("uri", "")).startswith(BLOB_PREFIX)
     ]
     linked += [m.group(0) for t in texts for m in re.finditer(r"plainmcp://blob/\S+", t)]
-    continued = any(CONTINUATION.search(t) for t in texts)
-    if linked and not continued and known(profile, "reads_resources") is not True:
+    readable = known(profile, "reads_resources") is True
+    if linked and not readable and not _continued(result, blocks, texts, profile):
         add(
             "rest-lost",
             f"the result was cut and the rest is only at {linked[0]}; the host cannot (or is"
-            " not known to) read resources, and no text says which tool call returns the rest",
+            " not known to) read resources, and no text it shows says which tool call returns"
+            " the rest",
         )
     return found
+
+
+def _continued(
+    result: Mapping[str, Any], blocks: list[Mapping[str, Any]], texts: list[str], p: HostProfile
+) -> bool:
+    """Whether what the host shows its model names the continuation: the text, unless the host
+    shows structuredContent in its place; the links' descriptions, unless it drops links
+    (hosts/adapt.py puts the sentence there for a host that shows only structuredContent)."""
+    shown = [] if "structuredContent" in result and known(p, "reads") == "structured" else texts
+    if known(p, "links") != "dropped":
+        shown += [str(b.get("description", "")) for b in blocks if b.get("type") == "resource_link"]
+    return any(CONTINUATION.search(t) for t in shown)
