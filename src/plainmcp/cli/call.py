@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import shlex
 import sys
 from collections.abc import Sequence
@@ -83,8 +84,15 @@ def cmd_call(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
         with anyio.CancelScope() as scope:
-            asker.on_refuse = scope.cancel
+
+            def refuse() -> None:
+                # The call is abandoned: its late answer, if any, is no news to the user.
+                logging.getLogger("plainmcp.client").setLevel(logging.ERROR)
+                scope.cancel()
+
+            asker.on_refuse = refuse
             result = await client.call_tool(args.tool, arguments, on_progress=feedback.on_progress)
+        feedback.stop()
         if asker.refused is not None:
             print(f"plainmcp call: {asker.refused}", file=sys.stderr)
             return 1

@@ -103,10 +103,15 @@ def connect_and_run(where: Target, body: Callable[[Client], Awaitable[int]], **o
     except ConnectionClosed as exc:
         if exc.returncode == EXIT_USAGE:
             return EXIT_USAGE  # `plainmcp run` already said what was wrong
-        print(f"{prefix}: {exc.message}", file=sys.stderr)
+        hint = "; is the server running, at that address?" if is_url(where.target) else ""
+        print(f"{prefix}: {exc.message}{hint}", file=sys.stderr)
         return 1
     except McpError as exc:
-        print(f"{prefix}: error {exc.code}: {exc.message}{_hint(exc)}", file=sys.stderr)
+        # A refused HTTP request says so itself; its JSON-RPC code is the client's stand-in.
+        what = (
+            exc.message if exc.message.startswith("HTTP ") else f"error {exc.code}: {exc.message}"
+        )
+        print(f"{prefix}: {what}{_hint(exc)}", file=sys.stderr)
         return 1
     except Exception as exc:
         if not _unreachable(exc):
@@ -131,4 +136,6 @@ def _hint(exc: Exception) -> str:
     text = str(getattr(exc, "message", ""))
     if text.startswith(("HTTP 401", "HTTP 403")):
         return " (a token goes in --bearer TOKEN, other headers in --header NAME:VALUE)"
+    if text.startswith("HTTP 404"):
+        return " (is the URL's path the server's endpoint, often /mcp?)"
     return ""

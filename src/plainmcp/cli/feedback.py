@@ -51,6 +51,10 @@ class Feedback:
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Take the bar away (the call is over; its result is about to be printed)."""
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
@@ -77,6 +81,8 @@ class Feedback:
                 TaskProgressColumn(),
                 console=self._console,
                 transient=True,
+                redirect_stdout=False,  # stdout is the result's, whatever draws on stderr
+                redirect_stderr=False,
             )
             self._bar.start()
             self._task = self._bar.add_task("", total=None)

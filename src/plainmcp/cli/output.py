@@ -81,6 +81,10 @@ def render_result(result: CallToolResult, files: Files, stem: str) -> str:
     rest: list[ContentBlock] = []
     for block in result.content:
         if isinstance(block, Text) and has_structured and not shown:
+            if result.structured == {"result": block.text}:  # a wrapped str, sent as itself
+                rest.append(block)
+                shown = True
+                continue
             value = _structured_match(block.text, result.structured)
             if value is not _NO_MATCH:
                 rest.append(Text(_pretty(value)))
