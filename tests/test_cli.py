@@ -353,17 +353,13 @@ def test_list_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
             return ""
         ''',
     )
-    returns = (
-        '{"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"]}'
-    )
     assert main(["list", path]) == 0
     assert capsys.readouterr().out == textwrap.dedent(
-        f"""\
+        """\
         tools (3):
           add (Adder): Add two integers.
             a (integer, required): The first number.
             b (integer, default 2): The second number.
-            returns: {returns}
           pick: Pick one.
             colour ("red" | "blue", required)
             tags (array of string | null, default null)

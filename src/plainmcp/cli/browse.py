@@ -56,7 +56,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 }
             )
         else:
-            print("\n".join(sections(found)).lstrip("\n"))
+            # Output schemas are for --json (and `plainmcp inspect`): the view stays a list.
+            print("\n".join(sections(found, returns=False)).lstrip("\n"))
         return 0
 
     return connect_and_run(target_of(args, "list"), body)

@@ -66,16 +66,17 @@ def _header(item: dict[str, Any], key: str) -> str:
     return f"{line}: {summary}" if summary else line
 
 
-def sections(got: dict[str, Any]) -> list[str]:
+def sections(got: dict[str, Any], *, returns: bool = True) -> list[str]:
     """The lines of the tools, resources, templates and prompts of an offer (wire dicts, as
-    inspect renders them or a server sends them to `plainmcp list`)."""
+    inspect renders them or a server sends them to `plainmcp list`); `returns`: each tool's
+    output schema too."""
     from plainmcp.client.results import parse_tool
 
     out = [f"\ntools ({len(got['tools'])}):"]
     for tool in got["tools"]:
         described = describe_tool(parse_tool(tool)).splitlines()
         out.extend("  " + line for line in described)
-        if "outputSchema" in tool:
+        if returns and "outputSchema" in tool:
             out.append(f"    returns: {json.dumps(tool['outputSchema'], ensure_ascii=False)}")
     out.append(f"\nresources ({len(got['resources'])}):")
     out.extend(_header(r, "uri") for r in got["resources"])
