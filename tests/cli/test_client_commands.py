@@ -5,6 +5,7 @@ exact: the same server gives the same text through either."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.fixtures.try_server import LOGO, long_text
+from tests.cli.fixtures.try_server import LOGO, PHOTO, long_text
 from tests.cli.terminal import Terminal
 from tests.http_server import HttpServer, http_server
 
@@ -68,7 +69,7 @@ def test_list_shows_tools_resources_templates_and_prompts(target: str) -> None:
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == textwrap.dedent(
         """\
-        tools (6):
+        tools (7):
           add: Add two integers.
             a (integer, required)
             b (integer, required)
@@ -79,6 +80,8 @@ def test_list_shows_tools_resources_templates_and_prompts(target: str) -> None:
           log: The whole log: 150,000 characters, more than one result holds.
             (no parameters)
           rows: Ten thousand rows, more than one result holds.
+            (no parameters)
+          photo: A photo too large to send inline.
             (no parameters)
           read_more: Read the next part of a result too large to send whole, with the ref that result gives; each part gives the ref of the next until none is left.
             ref (string, required): The ref, exactly as the result gave it.
@@ -131,6 +134,7 @@ def test_list_json_is_what_the_server_sent(target: str) -> None:
         "greet",
         "log",
         "rows",
+        "photo",
         "read_more",
     ]
     assert listed["resources"] == [
@@ -260,6 +264,21 @@ def test_call_all_rebuilds_a_cut_list_exactly(target: str) -> None:
     assert "_meta" not in whole
 
 
+def test_call_all_reads_an_offloaded_image_back(target: str, tmp_path: Path) -> None:
+    proc = plainmcp("call", target, "photo")
+    assert proc.returncode == 0
+    assert re.fullmatch(
+        r"\[resource link\] plainmcp://blob/[A-Za-z0-9_-]+ image-1\.png"
+        r" \[image/png, 2097152 bytes\]\n",
+        proc.stdout,
+    )
+    proc = plainmcp("call", target, "photo", "--all", "--out", str(tmp_path))
+    assert (proc.returncode, proc.stderr) == (0, "")
+    image = tmp_path / "photo-1.png"
+    assert proc.stdout == f"[image] {image} (image/png, 2097152 bytes)\n"
+    assert image.read_bytes() == PHOTO
+
+
 def test_call_asks_elicitation_on_the_terminal(target: str) -> None:
     term = Terminal(["call", target, "greet"])
     term.wait_for("Who are you?\nName: ")
@@ -295,7 +314,8 @@ def test_call_an_unknown_tool_names_the_list_command(target: str) -> None:
     proc = plainmcp("call", target, "nope")
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (
-        "plainmcp call: no tool named 'nope' (tools: add, count, greet, log, rows, read_more;"
+        "plainmcp call: no tool named 'nope' (tools: add, count, greet, log, rows, photo,"
+        " read_more;"
         f" `plainmcp list {target}` lists them)\n"
     )
 

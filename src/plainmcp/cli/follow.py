@@ -146,12 +146,17 @@ async def follow_all(client: Client, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _read(client: Client, uri: str) -> list[dict[str, Any]]:
-    """An offloaded payload as content: text as a text block, bytes as an embedded resource."""
+    """An offloaded payload as the block it was: text, an image or audio by its MIME type,
+    else an embedded resource."""
     result = await client.request("resources/read", {"uri": uri})
     blocks: list[dict[str, Any]] = []
     for item in result.get("contents") or []:
+        mime = item.get("mimeType") or ""
         if "text" in item:
             blocks.append({"type": "text", "text": item["text"]})
+        elif mime.startswith(("image/", "audio/")) and "blob" in item:
+            kind = mime.split("/")[0]
+            blocks.append({"type": kind, "data": item["blob"], "mimeType": mime})
         else:
             blocks.append({"type": "resource", "resource": item})
     return blocks
