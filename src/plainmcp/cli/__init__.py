@@ -1,11 +1,13 @@
-"""The `plainmcp` command: run a server, list its tools, call one, or watch the demo.
+"""The `plainmcp` command: run a server, try it as a client (list, call, read, prompt), inspect
+it, or watch the demo.
 
 plainmcp run server.py[:app]          serve over stdio (stdout guarded before the import)
 plainmcp run deploy.py:web --http     serve an HttpApp (or a Server) over Streamable HTTP
 plainmcp list server.py               its tools, resources, templates and prompts (or a URL's)
 plainmcp call server.py add a=2 b=3   call a tool and print the result
-plainmcp read URL notes://all         read a resource
-plainmcp prompt server.py greet who=Ada   print a prompt's messages
+plainmcp call URL add a=2 b=3 --all  the same on a running server, the whole result
+plainmcp read server.py notes://all   read a resource (text to stdout, bytes to --out)
+plainmcp prompt server.py review      print a prompt's messages
 plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
 plainmcp check server.py              lint it for every revision and host (exit 1: problems)
 plainmcp inspect server.py --json     everything the server offers, per revision, no client

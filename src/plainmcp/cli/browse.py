@@ -31,7 +31,8 @@ async def _every(client: Client, method: str, key: str) -> list[dict[str, Any]]:
     while True:
         result = await client.request(method, {"cursor": cursor} if cursor else None)
         page = result.get(key)
-        items.extend(i for i in page if isinstance(i, dict)) if isinstance(page, list) else None
+        if isinstance(page, list):
+            items.extend(item for item in page if isinstance(item, dict))
         cursor = result.get("nextCursor") or None
         if not isinstance(cursor, str) or cursor in seen:
             return items

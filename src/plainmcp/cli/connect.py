@@ -7,7 +7,7 @@ import contextlib
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 from plainmcp.cli.target import check_file, split_target
 from plainmcp.cli.usage import EXIT_USAGE, UsageError
@@ -64,10 +64,10 @@ class Target:
         check_file(file)
 
     @contextlib.asynccontextmanager
-    async def open(self, **options: Any) -> AsyncIterator[Client]:
+    async def open(self, **options: Unpack[ClientOptions]) -> AsyncIterator[Client]:
         from plainmcp.client import Client
 
-        opts: ClientOptions = {"protocol": self.protocol, **options}  # type: ignore[typeddict-item]
+        opts: ClientOptions = {**options, "protocol": self.protocol}
         if is_url(self.target):
             try:
                 import httpx2  # noqa: F401
@@ -84,7 +84,9 @@ class Target:
             yield client
 
 
-def connect_and_run(where: Target, body: Callable[[Client], Awaitable[int]], **options: Any) -> int:
+def connect_and_run(
+    where: Target, body: Callable[[Client], Awaitable[int]], **options: Unpack[ClientOptions]
+) -> int:
     """Run `body` with a client of `where`; connection and protocol failures exit 1 (a child
     that exited 2 has already printed its usage error)."""
     import anyio
