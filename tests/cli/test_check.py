@@ -125,7 +125,7 @@ def test_the_everything_server_passes_but_for_what_the_conformance_suite_fixes()
     ]
     code, found = report(EVERYTHING, *EVERYTHING_IGNORES)
     assert (code, found["problems"], found["ignored"], found["ok"]) == (0, [], 9, True)
-    assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 27}
+    assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 28}
 
 
 def test_the_planted_server_fails_naming_each_problem() -> None:
