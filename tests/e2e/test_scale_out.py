@@ -170,7 +170,7 @@ class Stream:
             if not line:
                 return None
             text = line.decode().rstrip("\r\n")
-            if text.startswith("data:"):
+            if text.startswith("data:") and text[5:].strip():  # a priming event has no data
                 data = json.loads(text[5:])
             elif text == "" and data is not None:
                 return data
