@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 _SENTENCE = re.compile(SENTENCE)
 _BLOB = re.compile(r"plainmcp://blob/[A-Za-z0-9_-]+")
 CUT = "\n…[truncated: "
+MARKERS = ("[partial: ", "[structuredContent left out: ", "[omitted: ")
+"""How the guards' markers of a cut value, a left-out value and left-out blocks begin."""
 MAX_PARTS = 10_000
 """Parts one marker may take before the server is taken to be looping."""
 
@@ -101,11 +103,14 @@ async def follow_all(client: Client, raw: dict[str, Any]) -> dict[str, Any]:
     for block in raw.get("content") or []:
         text = block.get("text") if block.get("type") == "text" else None
         call = next_call(text) if isinstance(text, str) else None
-        if text is None or call is None:
+        marker = text is not None and (text.startswith(MARKERS) or CUT in text)
+        if text is None or call is None or not marker:  # a tool's own text stays as it is
             content.append(block)
             continue
         covered.update(_BLOB.findall(text))
-        if text.startswith("[partial: ") and isinstance(partial, dict) and not items_done:
+        if text.startswith("[partial: "):
+            if not isinstance(partial, dict) or items_done:
+                raise FollowError(f'a cut list without its _meta["{PARTIAL}"]')
             path = partial.get("path", "")
             target = _list_at(structured, path if isinstance(path, str) else "")
             if target is None:
@@ -119,7 +124,7 @@ async def follow_all(client: Client, raw: dict[str, Any]) -> dict[str, Any]:
         if text.startswith("[omitted: "):
             content.append({"type": "text", "text": await _rest_of_text(client, call)})
             continue
-        kept = text[: text.rindex(CUT)] if CUT in text else ""
+        kept = text[: text.rindex(CUT)]  # the kept text, then its marker
         content.append({"type": "text", "text": kept + await _rest_of_text(client, call)})
     if items_done:
         for index, block in enumerate(content):  # the JSON text of the first part, made whole
