@@ -185,8 +185,8 @@ def test_usage_error_exits_2() -> None:
     assert proc.returncode == 2
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
-        " (choose from 'run', 'list', 'call', 'demo', 'check', 'install', 'uninstall', 'inspect',"
-        " 'dev')\n"
+        " (choose from 'run', 'list', 'call', 'read', 'prompt', 'demo', 'check', 'install',"
+        " 'uninstall', 'inspect', 'dev')\n"
     )
 
 
@@ -371,16 +371,21 @@ def test_list_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["list", path]) == 0
     assert capsys.readouterr().out == textwrap.dedent(
         """\
-        add (Adder): Add two integers.
-          a (integer, required): The first number.
-          b (integer, default 2): The second number.
+        tools (3):
+          add (Adder): Add two integers.
+            a (integer, required): The first number.
+            b (integer, default 2): The second number.
+          pick: Pick one.
+            colour ("red" | "blue", required)
+            tags (array of string | null, default null)
+          nothing
+            (no parameters)
 
-        pick: Pick one.
-          colour ("red" | "blue", required)
-          tags (array of string | null, default null)
+        resources (0):
 
-        nothing
-          (no parameters)
+        resource templates (0):
+
+        prompts (0):
         """
     )
 
@@ -391,7 +396,7 @@ def test_list_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_call_prints_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", BLOCKS, "add", "a=2", "b=3"]) == 0
     assert capsys.readouterr().out == "5\n"
-    assert main(["call", BLOCKS, "echo", "--json", '{"text": "ab", "times": 2}']) == 0
+    assert main(["call", BLOCKS, "echo", "--args", '{"text": "ab", "times": 2}']) == 0
     assert capsys.readouterr().out == "abab\n"
 
 
@@ -512,8 +517,8 @@ def show(ctx: Context, a: int, tag: str = "") -> str:
     ("argv", "out"),
     [
         (["a=-1", "--protocol", "2024-11-05", "tag=-x"], "-1 -x 2024-11-05\n"),
-        (["--json", '{"a": -2}', "tag=--y"], "-2 --y 2025-11-25\n"),
-        (["tag=-", "--protocol=2025-06-18", "--json", '{"a": 3, "tag": "z"}'], "3 - 2025-06-18\n"),
+        (["--args", '{"a": -2}', "tag=--y"], "-2 --y 2025-11-25\n"),
+        (["tag=-", "--protocol=2025-06-18", "--args", '{"a": 3, "tag": "z"}'], "3 - 2025-06-18\n"),
         (["a=-1.5e0", "tag=-1"], None),
     ],
 )
@@ -563,7 +568,7 @@ def test_parse_arguments() -> None:
 def test_parse_arguments_bad_json(bad: str) -> None:
     from plainmcp.cli import UsageError
 
-    with pytest.raises(UsageError, match="--json"):
+    with pytest.raises(UsageError, match="--args"):
         parse_arguments([], bad)
 
 
@@ -694,7 +699,19 @@ def test_demo_runs_from_an_installed_wheel(tmp_path: Path) -> None:
 
 # --- every command: --help examples and exit codes ----------------------------------------------
 
-EVERY_COMMAND = ("run", "list", "call", "demo", "check", "install", "uninstall", "inspect", "dev")
+EVERY_COMMAND = (
+    "run",
+    "list",
+    "call",
+    "read",
+    "prompt",
+    "demo",
+    "check",
+    "install",
+    "uninstall",
+    "inspect",
+    "dev",
+)
 
 
 @pytest.mark.parametrize("command", EVERY_COMMAND)
@@ -726,7 +743,7 @@ def test_every_command_exits_2_for_a_missing_file_and_1_for_a_failed_import(
 ) -> None:
     # uninstall takes a server's name, not a file; install takes the host first.
     before = ["json"] if command == "install" else []
-    extra = ["add"] if command == "call" else []
+    extra = {"call": ["add"], "read": ["notes://all"], "prompt": ["greet"]}.get(command, [])
     proc = plainmcp(command, *before, "missing.py", *extra, cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.endswith(f"plainmcp {command}: missing.py does not exist\n")

@@ -1,9 +1,13 @@
-"""The `plainmcp` command: run a server, list its tools, call one, or watch the demo.
+"""The `plainmcp` command: run a server, try it as a client (list, call, read, prompt), inspect
+it, or watch the demo.
 
 plainmcp run server.py[:app]          serve over stdio (stdout guarded before the import)
 plainmcp run deploy.py:web --http     serve an HttpApp (or a Server) over Streamable HTTP
-plainmcp list server.py               the tools and their parameters
+plainmcp list server.py               its tools, resources, templates and prompts (or a URL's)
 plainmcp call server.py add a=2 b=3   call a tool and print the result
+plainmcp call URL add a=2 b=3 --all  the same on a running server, the whole result
+plainmcp read server.py notes://all   read a resource (text to stdout, bytes to --out)
+plainmcp prompt server.py review      print a prompt's messages
 plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
 plainmcp check server.py              lint it for every revision and host (exit 1: problems)
 plainmcp inspect server.py --json     everything the server offers, per revision, no client
@@ -12,10 +16,12 @@ plainmcp dev server.py                serve it, restarting when its code changes
 A command's options may come anywhere after it. Exit codes: 0, 1 (an isError result, a protocol
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
 
-This module is the parser and `main`; the commands are run.py, call.py (list and call), demo.py,
-check.py (schemas.py finds the MCP schemas it validates against), install.py, inspect.py and
-dev.py (with relay.py and dev_child.py); target.py finds the server in FILE[:OBJECT], spawn.py
-talks to it, output.py prints.
+This module is the parser and `main`; the commands are run.py, call.py (call; ask.py answers
+elicitation, feedback.py shows progress and logs, follow.py reads the rest with --all),
+browse.py (list, read, prompt), demo.py, check.py (schemas.py finds the MCP schemas it
+validates against), install.py, inspect.py and dev.py (with relay.py and dev_child.py);
+target.py finds the server in FILE[:OBJECT], connect.py talks to it or to a URL, output.py
+prints.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from plainmcp.cli.call import cmd_call, cmd_list, parse_arguments
+from plainmcp.cli.browse import cmd_list, cmd_prompt, cmd_read
+from plainmcp.cli.call import cmd_call, parse_arguments
+from plainmcp.cli.connect import TARGET_HELP as CLIENT_TARGET_HELP
 from plainmcp.cli.demo import cmd_demo, sample_arguments
 from plainmcp.cli.dev import cmd_dev
 from plainmcp.cli.inspect import cmd_inspect
@@ -57,8 +65,10 @@ class _Parser(argparse.ArgumentParser):
 
 COMMANDS = {
     "run": "serve a server over stdio (or Streamable HTTP)",
-    "list": "list a server's tools and their parameters",
+    "list": "list a server's tools, resources, resource templates and prompts",
     "call": "call a tool and print its result",
+    "read": "read a resource: text to stdout, bytes to a file",
+    "prompt": "get a prompt with its arguments and print its messages",
     "demo": "start the demo server and call each of its tools",
     "check": "lint a server's definitions and sample calls for every revision and host",
     "install": "add a server to a host: Claude Code, Claude Desktop, Cursor, VS Code, ...",
@@ -72,10 +82,24 @@ EXAMPLES = {
         ("plainmcp run server.py", "serve server.py's Server over stdio"),
         ("plainmcp run server.py:app --http --port 9000", "serve it at http://127.0.0.1:9000/mcp"),
     ],
-    "list": [("plainmcp list server.py", "its tools and their parameters")],
+    "list": [
+        ("plainmcp list server.py", "what it offers, tools with their parameters"),
+        ("plainmcp list http://127.0.0.1:8000/mcp --bearer TOKEN", "a running server"),
+        ("plainmcp list server.py --json", "the lists as the server sent them"),
+    ],
     "call": [
         ("plainmcp call server.py add a=2 b=3", "call add with a=2, b=3"),
-        ("plainmcp call server.py chart --json '{\"rows\": [1]}' --out img", "images to img/"),
+        ("plainmcp call server.py chart --args '{\"rows\": [1]}' --out img", "images to img/"),
+        ("plainmcp call server.py log --all", "follow read_more until the result is whole"),
+        ("plainmcp call https://example.com/mcp search q=mcp --json", "the result as JSON"),
+    ],
+    "read": [
+        ("plainmcp read server.py notes://all", "a text resource, to stdout"),
+        ("plainmcp read server.py files://logo.png --out logo.png", "bytes, to a file"),
+    ],
+    "prompt": [
+        ("plainmcp prompt server.py summarize topic=mcp", "the messages, role by role"),
+        ("plainmcp prompt http://127.0.0.1:8000/mcp summarize topic=mcp --json", "as JSON"),
     ],
     "demo": [("plainmcp demo", "the packaged demo, every tool called once")],
     "inspect": [
@@ -125,6 +149,55 @@ TARGET_HELP = (
     " server.py:app (default: the only Server in the file, else app, server or mcp; with --http,"
     " the file's only HttpApp first)"
 )
+
+
+def client_arguments(p: argparse.ArgumentParser, command: str) -> None:
+    """The commands that talk to a server as a client, over stdio or HTTP."""
+    from plainmcp.wire.revisions import LATEST_HANDSHAKE, REVISIONS
+
+    p.add_argument("target", metavar="FILE[:OBJECT]|URL", help=CLIENT_TARGET_HELP)
+    if command == "call":
+        p.add_argument("tool", metavar="TOOL")
+        p.add_argument(
+            "arguments",
+            metavar="key=value",
+            nargs="*",
+            help="tool arguments; values are JSON when they parse as JSON (a=2, items=[1,2]),"
+            " else strings",
+        )
+        p.add_argument("--args", metavar="OBJECT", help="the arguments as one JSON object")
+        p.add_argument(
+            "--all",
+            action="store_true",
+            help="follow the result's continuation (read_more) and offloaded links, and print"
+            " the whole result",
+        )
+    elif command == "read":
+        p.add_argument("uri", metavar="URI")
+    elif command == "prompt":
+        p.add_argument("name", metavar="NAME")
+        p.add_argument("arguments", metavar="key=value", nargs="*", help="prompt arguments")
+    p.add_argument("--json", action="store_true", help="print JSON, as the server sent it")
+    if command in ("call", "prompt"):
+        p.add_argument("--out", metavar="DIR", help="folder for images, audio and blobs")
+    elif command == "read":
+        p.add_argument("--out", metavar="FILE", help="write the contents to FILE (bytes as sent)")
+    p.add_argument(
+        "--header",
+        metavar="NAME:VALUE",
+        action="append",
+        help="an HTTP header for a URL (repeatable)",
+    )
+    p.add_argument("--bearer", metavar="TOKEN", help="a URL's bearer token (Authorization)")
+    p.add_argument(
+        "--protocol",
+        default=LATEST_HANDSHAKE,
+        choices=["auto", *REVISIONS],
+        help=f"protocol revision to ask for (default {LATEST_HANDSHAKE}; auto: the newest the"
+        " server speaks)",
+    )
+    funcs = {"list": cmd_list, "call": cmd_call, "read": cmd_read, "prompt": cmd_prompt}
+    p.set_defaults(func=funcs[command])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -210,24 +283,8 @@ def command_parser(command: str) -> argparse.ArgumentParser:
         )
         p.add_argument("--caller", default="run", help=argparse.SUPPRESS)
         p.set_defaults(func=cmd_run)
-    elif command == "list":
-        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
-        protocol_option()
-        p.set_defaults(func=cmd_list)
-    elif command == "call":
-        p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
-        p.add_argument("tool", metavar="TOOL")
-        p.add_argument(
-            "arguments",
-            metavar="key=value",
-            nargs="*",
-            help="tool arguments; values are JSON when they parse as JSON (a=2, items=[1,2]),"
-            " else strings",
-        )
-        p.add_argument("--json", metavar="OBJECT", help="the arguments as one JSON object")
-        out_option()
-        protocol_option()
-        p.set_defaults(func=cmd_call)
+    elif command in ("list", "call", "read", "prompt"):
+        client_arguments(p, command)
     elif command == "check":
         from plainmcp.cli.check import add_arguments, cmd_check
 

@@ -1,17 +1,18 @@
-"""`plainmcp list` and `plainmcp call`: a server's tools, and one tool called with arguments
-from the command line."""
+"""`plainmcp call`: one tool called with arguments from the command line, its progress and
+log messages on stderr, its questions asked on the terminal."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import shlex
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.cli.output import Files, describe_tool, render_result
-from plainmcp.cli.spawn import connect_and_run
+from plainmcp.cli.connect import Target, connect_and_run, is_url, parse_headers
+from plainmcp.cli.output import Files, render_result
 from plainmcp.cli.usage import EXIT_USAGE, UsageError
 
 if TYPE_CHECKING:
@@ -19,15 +20,15 @@ if TYPE_CHECKING:
 
 
 def parse_arguments(pairs: Sequence[str], json_text: str | None) -> dict[str, Any]:
-    """`key=value` pairs (JSON when the value parses as JSON, else a string) over `--json`."""
+    """`key=value` pairs (JSON when the value parses as JSON, else a string) over `--args`."""
     arguments: dict[str, Any] = {}
     if json_text is not None:
         try:
             loaded = json.loads(json_text)
         except ValueError as exc:
-            raise UsageError(f"--json is not valid JSON: {exc}") from None
+            raise UsageError(f"--args is not valid JSON: {exc}") from None
         if not isinstance(loaded, dict):
-            raise UsageError("--json must be a JSON object, e.g. --json '{\"a\": 1}'")
+            raise UsageError("--args must be a JSON object, e.g. --args '{\"a\": 1}'")
         arguments.update(loaded)
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -40,37 +41,76 @@ def parse_arguments(pairs: Sequence[str], json_text: str | None) -> dict[str, An
     return arguments
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    async def body(client: Client) -> int:
-        tools = await client.list_tools()
-        print("\n\n".join(describe_tool(t) for t in tools) if tools else "(no tools)")
-        return 0
-
-    return connect_and_run("list", args.target, args.protocol, body)
+def target_of(args: argparse.Namespace, command: str) -> Target:
+    return Target(command, args.target, args.protocol, parse_headers(args.header, args.bearer))
 
 
-def is_invalid_arguments(result: CallToolResult, tool: str) -> bool:
-    """The result plainmcp gives when arguments fail the tool's input schema: `plainmcp run`
-    serves every target, so this is always its wording (tools.invalid_arguments)."""
+def is_invalid_arguments(result: CallToolResult, tool: str, target: str) -> bool:
+    """The result plainmcp gives when arguments fail the tool's input schema
+    (tools.invalid_arguments): always its wording for a file, which `plainmcp run` serves."""
     from plainmcp.tools import invalid_arguments
 
+    if is_url(target):
+        return False
     return result.is_error and result.text.startswith(invalid_arguments(tool) + "\n")
 
 
+def print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
 def cmd_call(args: argparse.Namespace) -> int:
-    arguments = parse_arguments(args.arguments, args.json)
+    from plainmcp.cli.ask import TerminalAsker
+    from plainmcp.cli.feedback import Feedback
+    from plainmcp.client import parse_call_result
+
+    arguments = parse_arguments(args.arguments, args.args)
+    where = target_of(args, "call")
+    asker = TerminalAsker()
+    feedback = Feedback()
 
     async def body(client: Client) -> int:
+        import anyio
+
+        from plainmcp.cli.follow import FollowError, follow_all
+
         tools = await client.list_tools()
         if args.tool not in {t.name for t in tools}:
             known = ", ".join(t.name for t in tools) or "none"
-            print(f"plainmcp call: no tool named {args.tool!r} (tools: {known})", file=sys.stderr)
+            hint = shlex.join(["plainmcp", "list", args.target])
+            print(
+                f"plainmcp call: no tool named {args.tool!r} (tools: {known}; `{hint}` lists them)",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
-        result = await client.call_tool(args.tool, arguments)
-        if is_invalid_arguments(result, args.tool):
+        with anyio.CancelScope() as scope:
+
+            def refuse() -> None:
+                # The call is abandoned: its late answer, if any, is no news to the user.
+                logging.getLogger("plainmcp.client").setLevel(logging.ERROR)
+                scope.cancel()
+
+            asker.on_refuse = refuse
+            result = await client.call_tool(args.tool, arguments, on_progress=feedback.on_progress)
+        feedback.stop()
+        if asker.refused is not None:
+            print(f"plainmcp call: {asker.refused}", file=sys.stderr)
+            return 1
+        if is_invalid_arguments(result, args.tool, args.target):
             hint = shlex.join(["plainmcp", "list", args.target])
             print(f"plainmcp call: {result.text}\n(`{hint}` shows the parameters)", file=sys.stderr)
             return EXIT_USAGE
+        raw = result.raw
+        if args.all and not result.is_error:
+            try:
+                raw = await follow_all(client, raw)
+            except FollowError as exc:
+                print(f"plainmcp call: --all could not read the rest: {exc}", file=sys.stderr)
+                return 1
+            result = parse_call_result(raw)
+        if args.json:
+            print_json(raw)
+            return 1 if result.is_error else 0
         text = render_result(result, Files(args.out), args.tool)
         if result.is_error:
             print(f"error: {text}", file=sys.stderr)
@@ -78,4 +118,5 @@ def cmd_call(args: argparse.Namespace) -> int:
         print(text)
         return 0
 
-    return connect_and_run("call", args.target, args.protocol, body)
+    with feedback:
+        return connect_and_run(where, body, elicit=asker, on_log=feedback.on_log)

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.cli.connect import Target, connect_and_run
 from plainmcp.cli.output import Files, render_result, summary_line
-from plainmcp.cli.spawn import connect_and_run
 from plainmcp.cli.target import check_file
 
 if TYPE_CHECKING:
@@ -140,4 +140,4 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"Done: {len(tools)} tools called.")
         return 0
 
-    return connect_and_run("demo", str(path), args.protocol, body)
+    return connect_and_run(Target("demo", str(path), args.protocol), body)

@@ -66,9 +66,37 @@ def _header(item: dict[str, Any], key: str) -> str:
     return f"{line}: {summary}" if summary else line
 
 
+def sections(got: dict[str, Any], *, returns: bool = True) -> list[str]:
+    """The lines of the tools, resources, templates and prompts of an offer (wire dicts, as
+    inspect renders them or a server sends them to `plainmcp list`); `returns`: each tool's
+    output schema too."""
+    from plainmcp.client.results import parse_tool
+
+    out = [f"\ntools ({len(got['tools'])}):"]
+    for tool in got["tools"]:
+        described = describe_tool(parse_tool(tool)).splitlines()
+        out.extend("  " + line for line in described)
+        if returns and "outputSchema" in tool:
+            out.append(f"    returns: {json.dumps(tool['outputSchema'], ensure_ascii=False)}")
+    out.append(f"\nresources ({len(got['resources'])}):")
+    out.extend(_header(r, "uri") for r in got["resources"])
+    out.append(f"\nresource templates ({len(got['resourceTemplates'])}):")
+    out.extend(_header(t, "uriTemplate") for t in got["resourceTemplates"])
+    out.append(f"\nprompts ({len(got['prompts'])}):")
+    for prompt in got["prompts"]:
+        summary = summary_line(prompt.get("description"))
+        out.append(f"  {prompt['name']}: {summary}" if summary else f"  {prompt['name']}")
+        for arg in prompt.get("arguments") or []:
+            need = "required" if arg.get("required") else "optional"
+            line = f"    {arg['name']} ({need})"
+            if arg.get("description"):
+                line += f": {' '.join(arg['description'].split())}"
+            out.append(line)
+    return out
+
+
 def human(server: Server, version: str) -> str:
     """The terminal view of one revision's offer."""
-    from plainmcp.client.results import parse_tool
     from plainmcp.wire.revisions import REVISIONS
 
     got = offer(server, REVISIONS[version])
@@ -84,26 +112,7 @@ def human(server: Server, version: str) -> str:
     caps = ", ".join(name + _flags(value) for name, value in got["capabilities"].items())
     out.append(f"capabilities: {caps}")
 
-    out.append(f"\ntools ({len(got['tools'])}):")
-    for tool in got["tools"]:
-        described = describe_tool(parse_tool(tool)).splitlines()
-        out.extend("  " + line for line in described)
-        if "outputSchema" in tool:
-            out.append(f"    returns: {json.dumps(tool['outputSchema'], ensure_ascii=False)}")
-    out.append(f"\nresources ({len(got['resources'])}):")
-    out.extend(_header(r, "uri") for r in got["resources"])
-    out.append(f"\nresource templates ({len(got['resourceTemplates'])}):")
-    out.extend(_header(t, "uriTemplate") for t in got["resourceTemplates"])
-    out.append(f"\nprompts ({len(got['prompts'])}):")
-    for prompt in got["prompts"]:
-        summary = summary_line(prompt.get("description"))
-        out.append(f"  {prompt['name']}: {summary}" if summary else f"  {prompt['name']}")
-        for arg in prompt["arguments"]:
-            need = "required" if arg["required"] else "optional"
-            line = f"    {arg['name']} ({need})"
-            if arg.get("description"):
-                line += f": {' '.join(arg['description'].split())}"
-            out.append(line)
+    out.extend(sections(got))
     return "\n".join(out)
 
 

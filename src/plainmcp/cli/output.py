@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import mimetypes
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, ToolInfo
+    from plainmcp.content import ContentBlock
 
 _EXTENSIONS = {
     "image/png": ".png",
@@ -71,20 +73,39 @@ def _structured_match(text: str, structured: Any) -> Any:
 
 def render_result(result: CallToolResult, files: Files, stem: str) -> str:
     """A result as terminal text; binary content is written through `files`."""
-    from plainmcp.content import Audio, EmbeddedResource, Image, ResourceLink, Text
+    from plainmcp.content import Text
 
     lines: list[str] = []
     has_structured = "structuredContent" in result.raw
     shown = False
-    for index, block in enumerate(result.content, 1):
+    rest: list[ContentBlock] = []
+    for block in result.content:
+        if isinstance(block, Text) and has_structured and not shown:
+            if result.structured == {"result": block.text}:  # a wrapped str, sent as itself
+                rest.append(block)
+                shown = True
+                continue
+            value = _structured_match(block.text, result.structured)
+            if value is not _NO_MATCH:
+                rest.append(Text(_pretty(value)))
+                shown = True
+                continue
+        rest.append(block)
+    text = render_blocks(rest, files, stem)
+    if has_structured and not shown:
+        lines.append("structured content:")
+        lines.append(_pretty(result.structured))
+    return "\n".join([text, *lines] if rest else lines)
+
+
+def render_blocks(blocks: Sequence[ContentBlock], files: Files, stem: str) -> str:
+    """Content blocks as terminal text; binary content is written through `files`."""
+    from plainmcp.content import Audio, EmbeddedResource, Image, ResourceLink, Text
+
+    lines: list[str] = []
+    for index, block in enumerate(blocks, 1):
         name = f"{stem}-{index}"
         if isinstance(block, Text):
-            if has_structured and not shown:
-                value = _structured_match(block.text, result.structured)
-                if value is not _NO_MATCH:
-                    lines.append(_pretty(value))
-                    shown = True
-                    continue
             lines.append(block.text)
         elif isinstance(block, Image | Audio):
             path = files.write(name, block.mime_type, block.data)
@@ -109,9 +130,6 @@ def render_result(result: CallToolResult, files: Files, stem: str) -> str:
             lines.append(line)
         else:
             lines.append(f"[{getattr(block, 'type', block.kind)}] {block!r}")
-    if has_structured and not shown:
-        lines.append("structured content:")
-        lines.append(_pretty(result.structured))
     return "\n".join(lines)
 
 
