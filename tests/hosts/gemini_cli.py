@@ -139,6 +139,10 @@ def run_gemini(
         (home / ".gemini").mkdir(parents=True)
         settings = {
             "security": {"auth": {"selectedType": "gemini-api-key"}},
+            # Nothing but the stand-in on 127.0.0.1: no usage statistics, no update check.
+            "privacy": {"usageStatisticsEnabled": False},
+            "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+            "telemetry": {"enabled": False},
             "mcpServers": {name: {**entry, "trust": True} for name, entry in servers.items()},
         }
         (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
@@ -154,7 +158,11 @@ def run_gemini(
             GOOGLE_GEMINI_BASE_URL=model.url,
             GEMINI_CLI_TRUST_WORKSPACE="true",
         )
-        command = [str(GEMINI), "-p", "go", "--yolo", "--output-format", "json"]
+        # A named model: in its default "auto" mode Gemini CLI first asks a router model with
+        # a prompt of its own, retrying with backoff (about 100 s) while the stand-in's answer
+        # is not the JSON it wants.
+        model_name = ["-m", "gemini-2.5-pro"]
+        command = [str(GEMINI), "-p", "go", "--yolo", "--output-format", "json", *model_name]
         with _group(command, env, work) as proc:
             try:
                 out, err = proc.communicate(timeout=timeout)
