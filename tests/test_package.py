@@ -139,3 +139,122 @@ def test_the_client_loads_its_http_stack_only_for_client_http() -> None:
         [sys.executable, "-c", code, *HTTP_STACKS], capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["[]", "True"]
+
+
+# What `import plainmcp` loads of its own, pinned so that an import added at the top of a
+# module shows here: what a first tools/call does not need (prompt arguments, completion, URI
+# templates, middleware) loads on first use. Every module is start-up time for each session a
+# host spawns (docs/performance.md, "Sync tools and start-up").
+IMPORTED_MODULES = [
+    "plainmcp",
+    *(
+        f"plainmcp.{name}"
+        for name in [
+            "agreement",
+            "asks",
+            "batches",
+            "connection",
+            "content",
+            "context",
+            "continuation",
+            "dispatch",
+            "docstrings",
+            "encoding",
+            "errors",
+            "exchange",
+            "guards",
+            "handlers",
+            "handlers.completion",
+            "handlers.lifecycle",
+            "handlers.prompts",
+            "handlers.resources",
+            "handlers.subscriptions",
+            "handlers.tools",
+            "headers",
+            "hosts",
+            "hosts.adapt",
+            "hosts.profiles",
+            "images",
+            "input_required",
+            "invoke",
+            "item_cuts",
+            "lifespan",
+            "mime",
+            "notify",
+            "options",
+            "paging",
+            "prompts",
+            "resource_contents",
+            "resources",
+            "results",
+            "schema",
+            "schema.errors",
+            "schema.generator",
+            "schema.inputs",
+            "schema.outputs",
+            "schema.refs",
+            "schema.validation",
+            "scopes",
+            "server",
+            "store",
+            "summary",
+            "telemetry",
+            "tools",
+            "transports",
+            "transports.stdout",
+            "truncate",
+            "wire",
+            "wire.cursor",
+            "wire.definitions",
+            "wire.envelope",
+            "wire.json",
+            "wire.jsonrpc",
+            "wire.meta",
+            "wire.methods",
+            "wire.render",
+            "wire.request_state",
+            "wire.revisions",
+            "wire.session",
+            "workers",
+        ]
+    ),
+]
+
+
+def loaded_after(code: str) -> list[str]:
+    """plainmcp's modules in sys.modules after `code` runs in a fresh interpreter."""
+    names = "sorted(m for m in sys.modules if 'plainmcp' in m)"
+    probe = f"{code}\nimport sys; print(' '.join({names}))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_import_loads_exactly_the_pinned_modules() -> None:
+    assert loaded_after("import plainmcp") == IMPORTED_MODULES
+
+
+def test_features_a_first_call_does_not_use_load_on_first_use() -> None:
+    later = ["plainmcp.completion", "plainmcp.prompt_arguments", "plainmcp.uri_templates"]
+    later += ["plainmcp.middleware", "plainmcp.middleware.base"]
+    code = (
+        "from plainmcp import Server\n"
+        "from plainmcp.middleware import Timing\n"
+        "app = Server('s', middleware=[Timing()])\n"
+        "@app.prompt\n"
+        "def greet(name: str) -> str:\n"
+        "    return name\n"
+        "@app.resource('notes://{key}', complete={'key': lambda value: [value]})\n"
+        "def note(key: str) -> str:\n"
+        "    return key\n"
+        "app.prompts.completer('greet', 'name')\n"
+    )
+    loaded = loaded_after(code)
+    assert [m for m in later if m in loaded] == later
+    assert [m for m in later if m in IMPORTED_MODULES] == []
+
+
+def test_prompt_argument_stays_importable_from_prompts() -> None:
+    from plainmcp.prompt_arguments import PromptArgument
+    from plainmcp.prompts import PromptArgument as from_prompts
+
+    assert from_prompts is PromptArgument

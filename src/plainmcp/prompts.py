@@ -17,19 +17,33 @@ import inspect
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plainmcp.completion import Completer, completer_for
 from plainmcp.content import ContentBlock, Icon, Role, Text
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
-from plainmcp.prompt_arguments import PromptArgument, read_arguments
 from plainmcp.scopes import scope_set
 from plainmcp.tools import check_name
 from plainmcp.wire import cursor as cursors
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
+
+if TYPE_CHECKING:
+    from plainmcp.completion import Completer
+    from plainmcp.prompt_arguments import PromptArgument
+
+# prompt_arguments and completion load with the first prompt: most servers have none, and
+# every import is start-up time (tests/test_startup.py).
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PromptArgument":
+        from plainmcp.prompt_arguments import PromptArgument
+
+        return PromptArgument
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Message",
@@ -154,6 +168,8 @@ def make_prompt(
         raise ValueError(str(exc).replace("tool name", "prompt name")) from None
     spec = function_spec(fn, name, FAILURES)
     doc = parse_docstring(inspect.getdoc(fn))
+    from plainmcp.prompt_arguments import read_arguments
+
     arguments, validate = read_arguments(spec, doc.params)
     known = {a.name for a in arguments}
     completers = dict(complete or {})
@@ -305,6 +321,8 @@ class Prompts:
         prompt = self._find(name)
         if argument not in {a.name for a in prompt.arguments}:
             raise RpcError(INVALID_PARAMS, f"Prompt '{name}' has no argument '{argument}'")
+        from plainmcp.completion import completer_for
+
         return completer_for(prompt.fn, argument, prompt.completers.get(argument))
 
     async def get(

@@ -13,7 +13,7 @@ import inspect
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -31,8 +31,10 @@ from plainmcp.resource_contents import (
     to_contents,
 )
 from plainmcp.scopes import scope_set
-from plainmcp.uri_templates import UriTemplate, parse_uri, template_variables
 from plainmcp.wire.cursor import page as cursor_page
+
+if TYPE_CHECKING:
+    from plainmcp.uri_templates import UriTemplate
 
 __all__ = [
     "Contents",
@@ -42,7 +44,6 @@ __all__ = [
     "ResourceTemplate",
     "Resources",
     "safe_join",
-    "template_variables",
 ]
 
 T = TypeVar("T")
@@ -274,6 +275,8 @@ class Resources:
             raise ValueError(f"a resource uri must be a string, not {type(uri).__name__}")
         if uri in self._static or uri in self._templates:
             raise ValueError(f"a resource with URI {uri!r} is already registered")
+        from plainmcp.uri_templates import parse_uri  # loaded by the first resource
+
         parsed = parse_uri(uri)
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
             raise ValueError(f"size must be a non-negative int, not {size!r}")

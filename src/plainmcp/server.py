@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 import anyio
 
 from plainmcp import notify
-from plainmcp.completion import Completer
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
 from plainmcp.context import Context
@@ -26,10 +25,9 @@ from plainmcp.continuation import make as continuation_tool
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
-from plainmcp.middleware.base import Middleware, Pipeline
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
 from plainmcp.prompts import Prompts
-from plainmcp.resources import Resource, Resources, ResourceTemplate, template_variables
+from plainmcp.resources import Resource, Resources, ResourceTemplate
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.telemetry import Telemetry, instrument
 from plainmcp.tools import Tool, check_name, make_tool
@@ -39,6 +37,8 @@ from plainmcp.wire.request_state import StateSigner
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
+    from plainmcp.completion import Completer
+    from plainmcp.middleware.base import Middleware, Pipeline
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -253,6 +253,8 @@ class Server:
         **settings: Any,
     ) -> Resource | ResourceTemplate:
         """Register a function or a static value (str, bytes, File) at `uri`."""
+        from plainmcp.uri_templates import template_variables
+
         variables = set(template_variables(uri)) if complete else set()
         for variable in complete or {}:
             if variable not in variables:
@@ -318,6 +320,8 @@ class Server:
 
     def add_middleware(self, middleware: Middleware) -> None:
         """Add a middleware inside those already added (the first added runs outermost)."""
+        from plainmcp.middleware.base import Pipeline
+
         given = self._pipeline.middleware if self._pipeline is not None else ()
         self._pipeline = Pipeline((*given, middleware))
 

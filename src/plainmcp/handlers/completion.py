@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import completion, scopes
+from plainmcp import scopes
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 
 async def complete(server: Server, ex: Exchange) -> dict[str, Any]:
+    from plainmcp import completion  # loaded by the first completion request
+
     asked = completion.read_request(ex.params)
     scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
     if asked.ref_type == "ref/prompt":
