@@ -32,6 +32,7 @@ from rpc import BenchError
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.append(str(REPO))  # tests.cluster: how the scale-out tests start redis-server and nginx
 SERVERS_DIR = HERE / "servers"
 PY = sys.executable
 # Servers run with bytecode caching on, as an installed package does (this workplace sets
@@ -129,8 +130,18 @@ METRICS = [
     Metric("rss_peak", "peak RSS (after the stdio scenarios)", "MiB", True, 1),
     Metric("http", "HTTP, sessions, {c} clients: `add` throughput", "calls/s", False),
     Metric("http_p50", "HTTP, sessions: p50 latency", "µs", True),
+    Metric("http_p99", "HTTP, sessions: p99 latency", "µs", True),
     Metric("http_cpu", "HTTP, sessions: server CPU per call", "µs", True),
     Metric("http26", "HTTP, 2026-07-28 stateless, {c} clients: throughput", "calls/s", False),
+    Metric(
+        "cluster",
+        "HTTP, sessions on Redis, 3 processes behind nginx, {c} clients: `add` throughput",
+        "calls/s",
+        False,
+    ),
+    Metric("cluster_p50", "HTTP, sessions on Redis, 3 processes: p50 latency", "µs", True),
+    Metric("cluster_p99", "HTTP, sessions on Redis, 3 processes: p99 latency", "µs", True),
+    Metric("cluster_redis", "HTTP, sessions on Redis: Redis commands per call", "", True, 2),
 ]
 BY_KEY = {m.key: m for m in METRICS}
 
@@ -641,6 +652,7 @@ class Bench:
                         if key == "http":
                             lat = [ns / 1000 for ns in run["latencies"]]
                             self.res.put("http_p50", server.name, rep, percentile(lat, 50))
+                            self.res.put("http_p99", server.name, rep, percentile(lat, 99))
                             if run["cpu"] is not None:
                                 self.res.put(
                                     "http_cpu", server.name, rep, run["cpu"] / run["done"] * 1e6
@@ -648,6 +660,61 @@ class Bench:
             finally:
                 rpc.stop(proc)
         self.say_metric("http   ", "http", rep, "calls/s")
+
+    def scenario_cluster(self, rep: int) -> None:
+        """plainmcp only: three `plainmcp run --http --sessions redis://...` processes behind
+        nginx (round robin, not sticky), started with tests/cluster.py's redis-server and nginx;
+        the same load as the `http` scenario's sessions, then the Redis commands of one session's
+        sequential calls (INFO commandstats)."""
+        from tests.cluster import find, nginx, redis_server
+
+        missing = [tool for tool in ("redis-server", "nginx") if find(tool) is None]
+        if "plainmcp" not in {s.name for s in self.servers} or missing:
+            if missing:
+                self.res.note("plainmcp", f"cluster skipped: {', '.join(missing)} not installed")
+            return
+        plan = self.plan
+        procs: list[Any] = []
+        env = dict(SERVER_ENV, BENCH_WATCHDOG="1")
+        log = self.logs / "plainmcp.cluster.log"
+        try:
+            with redis_server() as redis:
+                ports = []
+                for _ in range(3):
+                    port = rpc.free_port()
+                    command = [PY, "-m", "plainmcp", "run", fixture("plainmcp"), "--http"]
+                    command += ["--port", str(port), "--sessions", redis.url]
+                    procs.append(rpc.start(command, log, pipes=False, env=env))
+                    ports.append(port)
+                for port, proc in zip(ports, procs, strict=True):
+                    rpc.run_async(rpc.http_ready(port, proc, timeout=45))
+                with nginx(ports) as lb:
+                    run = rpc.run_async(
+                        rpc.http_load(
+                            lb.port,
+                            procs[0].pid,
+                            plan.http_clients,
+                            plan.http,
+                            plan.cap,
+                            stateless=False,
+                        )
+                    )
+                    if self.record(self.servers[0], rep, "cluster", run):
+                        self.res.put("cluster", "plainmcp", rep, run["done"] / run["wall"])
+                        lat = [ns / 1000 for ns in run["latencies"]]
+                        self.res.put("cluster_p50", "plainmcp", rep, percentile(lat, 50))
+                        self.res.put("cluster_p99", "plainmcp", rep, percentile(lat, 99))
+                    calls, counted = rpc.run_async(rpc.redis_commands_per_call(lb.port, redis.port))
+                    self.res.put("cluster_redis", "plainmcp", rep, sum(counted.values()) / calls)
+                    if rep == 0:
+                        each = ", ".join(f"{n} {c / calls:.2f}" for n, c in sorted(counted.items()))
+                        self.res.note("plainmcp", f"Redis commands per sequential call: {each}")
+        except (TimeoutError, BenchError, OSError, RuntimeError) as exc:
+            self.res.note("plainmcp", f"cluster failed: {exc!r}")
+        finally:
+            for proc in procs:
+                rpc.stop(proc)
+        self.say_metric("cluster ", "cluster", rep, "calls/s")
 
     def say_metric(self, title: str, key: str, rep: int, unit: str) -> None:
         parts = []
@@ -716,6 +783,8 @@ class Bench:
                 self.guarded(rep, "stateless", self.scenario_stateless)
             if "http" in self.scenarios:
                 self.guarded(rep, "http", self.scenario_http)
+            if "cluster" in self.scenarios:
+                self.guarded(rep, "cluster", self.scenario_cluster)
         return self.res
 
 
@@ -838,7 +907,7 @@ def report(
         cells += [number(res.median(metric.key, n), metric.digits) for n in names]
         cells += [times(res.ratio(metric.key, "plainmcp", o)) for o in others]
         out.append("| " + " | ".join(cells) + " |")
-    if "plainmcp" in names:
+    if "plainmcp" in names and any(t.against in names for t in TARGETS):
         out += [
             "",
             "## Issue 6 targets",
@@ -890,8 +959,8 @@ def main() -> int:
     )
     parser.add_argument(
         "--scenarios",
-        default="cold,seq,tput,image,rows,stateless,http",
-        help="comma-separated subset of cold,seq,tput,image,rows,stateless,http",
+        default="cold,seq,tput,image,rows,stateless,http,cluster",
+        help="comma-separated subset of cold,seq,tput,image,rows,stateless,http,cluster",
     )
     parser.add_argument("--out", default=str(HERE / "results"), help="where the report goes")
     args = parser.parse_args()

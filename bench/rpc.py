@@ -578,6 +578,54 @@ async def http_load(
     }
 
 
+def _resp(*words: str) -> bytes:
+    return f"*{len(words)}\r\n".encode() + b"".join(
+        f"${len(w.encode())}\r\n{w}\r\n".encode() for w in words
+    )
+
+
+async def _redis(port: int, *words: str) -> bytes:
+    """One Redis command over RESP; the reply's payload (a bulk string's bytes, or the line)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(_resp(*words))
+        await writer.drain()
+        head = await reader.readline()
+        if head.startswith(b"$"):
+            return (await reader.readexactly(int(head[1:]) + 2))[:-2]
+        if head.startswith(b"-"):
+            raise BenchError(f"Redis: {head.decode().strip()}")
+        return head.strip()
+    finally:
+        writer.close()
+
+
+async def redis_commands_per_call(port: int, redis_port: int, calls: int = 200) -> Any:
+    """(calls, {command: count}): what `calls` sequential `add` calls of one open session, made
+    through `port`, cost in Redis (INFO commandstats, reset after the session opened)."""
+    conn = await HttpConnection.open(port)
+    try:
+        headers = await http_session(conn, port)
+        await _redis(redis_port, "CONFIG", "RESETSTAT")
+        for rid in range(1, calls + 1):
+            reply = await conn.post(port, call_bytes(rid, "add", {"a": rid, "b": 2}), headers)
+            message = reply.message(rid)
+            why = check_add(rid, message) if message is not None else f"HTTP {reply.status}"
+            if why:
+                raise BenchError(f"Redis probe call {rid}: {why}")
+        stats = (await _redis(redis_port, "INFO", "commandstats")).decode()
+    finally:
+        conn.close()
+    counted = {}
+    for line in stats.splitlines():
+        if line.startswith("cmdstat_"):
+            name, values = line.removeprefix("cmdstat_").split(":", 1)
+            fields = dict(part.split("=", 1) for part in values.split(","))
+            if name not in ("info", "config|resetstat"):
+                counted[name] = int(fields["calls"])
+    return calls, counted
+
+
 def run_async(coroutine: Any) -> Any:
     """Run the HTTP client side on uvloop when it is installed (plainmcp[http] brings it): the
     fastest servers are otherwise bounded by the harness, not by themselves."""

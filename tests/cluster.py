@@ -3,33 +3,45 @@ round-robin, non-sticky load balancer in front of several plainmcp processes.
 
 Both come from Debian packages (`scripts/setup` installs them when missing). Locally a test
 that needs one skips when it is absent; under CI (`CI=true`) it fails instead.
+
+`python -m tests.cluster FILE` keeps such a cluster up for scripts (scripts/conformance): Redis,
+three `plainmcp run FILE --http --sessions redis://...` processes and nginx in front; it prints
+the nginx URL on a line of its own once every part listens and stops them all on SIGTERM.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.http_server import free_port, http_server
 
-from tests.http_server import free_port
+
+def find(tool: str) -> str | None:
+    """The path of `tool` (redis-server, nginx; nginx lives in /usr/sbin, often off PATH)."""
+    return shutil.which(tool) or next(
+        (p for p in (f"/usr/sbin/{tool}", f"/usr/bin/{tool}") if os.access(p, os.X_OK)), None
+    )
 
 
 def need(tool: str) -> str:
-    """The path of `tool` (redis-server, nginx), or skip (fail under CI) when it is missing."""
-    found = shutil.which(tool) or next(
-        (p for p in (f"/usr/sbin/{tool}", f"/usr/bin/{tool}") if os.access(p, os.X_OK)), None
-    )
+    """The path of `tool`, or skip (fail under CI) when it is missing."""
+    found = find(tool)
     if found is None:
+        import pytest  # here, so that the benchmark (bench/harness.py) can use this module
+
         message = f"{tool} is not installed (scripts/setup installs it from Debian)"
         if os.environ.get("CI"):
             pytest.fail(message)
@@ -119,6 +131,7 @@ events {{ worker_connections 1024; }}
 http {{
     log_format upstream '$request_method $upstream_addr $status "$http_last_event_id"';
     access_log {dir}/access.log upstream;
+    keepalive_requests 1000000;
     client_body_temp_path {dir}/body;
     proxy_temp_path {dir}/proxy;
     fastcgi_temp_path {dir}/fastcgi;
@@ -127,6 +140,7 @@ http {{
     upstream plainmcp {{
         {servers}
         keepalive 32;
+        keepalive_requests 1000000;
     }}
     server {{
         listen 127.0.0.1:{port};
@@ -144,7 +158,8 @@ http {{
 }}
 """
 """Round robin (nginx's default), no stickiness; `proxy_next_upstream off`, so a request that
-reached a process that died fails instead of being sent again elsewhere."""
+reached a process that died fails instead of being sent again elsewhere. A connection is not
+closed after nginx's default 1,000 requests (the benchmark's clients keep one each)."""
 
 
 @dataclass
@@ -232,3 +247,37 @@ class CuttingProxy:
             await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         finally:
             self._pairs.discard(pair)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.cluster")
+    parser.add_argument("file", help="the server file every process serves (FILE[:OBJECT])")
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--logs", type=Path, help="copy every part's log here on the way out")
+    args = parser.parse_args(argv)
+    missing = [tool for tool in ("redis-server", "nginx") if find(tool) is None]
+    if missing:
+        print(f"not installed: {', '.join(missing)} (scripts/setup installs them)", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with contextlib.ExitStack() as stack:
+        redis = stack.enter_context(redis_server())
+        flags = ("--sessions", redis.url)
+        servers = [
+            stack.enter_context(http_server(args.file, *flags)) for _ in range(args.processes)
+        ]
+        lb = stack.enter_context(nginx([s.port for s in servers]))
+        try:
+            print(lb.url, flush=True)
+            signal.pause()
+        finally:
+            if args.logs is not None:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for n, server in enumerate(servers):
+                    (args.logs / f"server-{n}.log").write_text(server.log())
+                (args.logs / "nginx-access.log").write_text(lb.access_log())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -22,6 +22,7 @@ from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
 from tests.cluster import CuttingProxy, Nginx, RedisServer, nginx, redis_server
 from tests.http_server import HttpServer, free_port, http_server
+from tests.interop.tools import ensure_ts_client, run_ts_client
 
 pytestmark = [
     pytest.mark.anyio,
@@ -145,6 +146,73 @@ async def test_ten_sdk_sessions_of_twenty_calls_through_nginx_and_three_processe
                 tg.start_soon(run, number)
     assert finished == [20] * 10
     # Round robin spread the sessions' calls over every process.
+    assert pids == {s.proc.pid for s in three}
+    for server in three:
+        assert "Traceback" not in server.log(), server.log()
+
+
+def ts_session(url: str, number: int) -> dict[str, Any]:
+    """The TypeScript client's job for one session: 20 calls as in `one_session`."""
+    calls: list[dict[str, Any]] = []
+    for call in range(20):
+        kind = call % 4
+        if kind == 0:
+            calls.append({"id": f"{call}", "tool": "where"})
+        elif kind == 1:
+            calls.append({"id": f"{call}", "tool": "count", "arguments": {"steps": 3}})
+            calls[-1]["progress"] = True
+        elif kind == 2:
+            calls.append({"id": f"{call}", "tool": "ask_name"})
+        else:
+            prompt = {"prompt": f"hi {number}.{call}"}
+            calls.append({"id": f"{call}", "tool": "ask_model", "arguments": prompt})
+    return {
+        "url": url,
+        "mode": "legacy",
+        "elicitation": {"action": "accept", "content": {"name": f"user{number}"}},
+        "sampling": {"model": "test-model", "prefix": "echo "},
+        "calls": calls,
+    }
+
+
+def ts_expected(number: int, call: int) -> tuple[str | None, dict[str, Any]]:
+    """What call `call` of session `number` must return (None: a process id) and what the
+    record holds besides (progress, what the server asked)."""
+    kind = call % 4
+    if kind == 0:
+        return None, {}
+    if kind == 1:
+        return "3", {"progress": [[1, 3, None], [2, 3, None], [3, 3, None]]}
+    if kind == 2:
+        return f"accept: user{number}", {"asked": [{"elicitation": "Your name?"}]}
+    prompt = f"hi {number}.{call}"
+    return f"model said: echo {prompt}", {"asked": [{"sampling": prompt}]}
+
+
+def test_ten_typescript_sdk_sessions_of_twenty_calls_through_nginx_and_three_processes(
+    balancer: Nginx, three: list[HttpServer]
+) -> None:
+    ensure_ts_client()
+    sessions = [ts_session(balancer.url, number) for number in range(10)]
+    records = run_ts_client({"sessions": sessions}, timeout=120)
+    connected = [r for r in records if r["kind"] == "connected"]
+    assert sorted(r["session"] for r in connected) == list(range(10))
+    assert {(r["protocolVersion"], r["era"]) for r in connected} == {("2025-11-25", "legacy")}
+    pids: set[int] = set()
+    for number in range(10):
+        calls = [r for r in records if r["kind"] == "call" and r["session"] == number]
+        assert [r["id"] for r in calls] == [str(n) for n in range(20)]
+        for record in calls:
+            text, extras = ts_expected(number, int(record["id"]))
+            assert "error" not in record, record
+            [sent] = record["wire"]
+            assert sent["isError"] is False, record
+            [block] = sent["content"]
+            if text is None:
+                pids.add(int(block["text"]))
+            else:
+                assert block == {"type": "text", "text": text}, record
+            assert {k: record[k] for k in ("progress", "asked") if k in record} == extras
     assert pids == {s.proc.pid for s in three}
     for server in three:
         assert "Traceback" not in server.log(), server.log()

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -64,7 +62,7 @@ from tests.interop.test_everything_sdk import (
     eventually,
 )
 from tests.interop.test_everything_sdk_2026 import ENUMS_SCHEMA, USER_INFO_SCHEMA, Peer
-from tests.interop.tools import INTEROP_DIR, NODE_MODULES, ensure_interop_tools, node22_bin
+from tests.interop.tools import ensure_ts_client, run_ts_client
 
 pytestmark = [
     pytest.mark.anyio,
@@ -696,18 +694,6 @@ async def test_modern_elicitation_round_trip(
 # The TypeScript SDK v2 client (node 22): every demo tool, both eras, one process per era
 # =============================================================================================
 
-TS_CLIENT = INTEROP_DIR / "ts_client.mjs"
-TS_PACKAGE = NODE_MODULES / "@modelcontextprotocol" / "client" / "package.json"
-
-
-def _ensure_ts_client() -> None:
-    ensure_interop_tools()  # node 22 (and the Inspector) installed, or skip / fail under CI
-    if not TS_PACKAGE.exists():
-        problem = f"@modelcontextprotocol/client is not installed in {NODE_MODULES}"
-        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"CI: {problem}", pytrace=False)
-        pytest.skip(problem)
-
 
 def _run_ts_client(url: str, mode: str, calls: list[Call]) -> dict[str, Any]:
     job = {
@@ -715,30 +701,19 @@ def _run_ts_client(url: str, mode: str, calls: list[Call]) -> dict[str, Any]:
         "mode": mode,
         "calls": [{"id": c.id, "tool": c.tool, "arguments": c.arguments} for c in calls],
     }
-    done = subprocess.run(
-        [str(node22_bin()), str(TS_CLIENT), json.dumps(job)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=INTEROP_DIR,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, f"ts_client.mjs exited {done.returncode}:\n{done.stderr}"
     run: dict[str, Any] = {"calls": {}}
-    for line in done.stdout.splitlines():
-        record = json.loads(line)
+    for record in run_ts_client(job):
         if record["kind"] == "call":
             run["calls"][record["id"]] = record
         else:
             run[record["kind"]] = record
-    assert "done" in run, done.stdout
     return run
 
 
 @pytest.fixture(scope="module")
 def ts_runs(demo_http: HttpServer, site: Site) -> dict[str, dict[str, Any]]:
     """mode -> the TS client's output: both eras run at once, each calling every tool."""
-    _ensure_ts_client()
+    ensure_ts_client()
     calls = CALLS + fetch_calls(site)
     with ThreadPoolExecutor(max_workers=len(MODES)) as pool:
         futures = {m: pool.submit(_run_ts_client, demo_http.url, m, calls) for m in MODES}

@@ -24,12 +24,14 @@ __all__ = [
     "INTEROP_DIR",
     "NODE_MODULES",
     "ensure_interop_tools",
+    "ensure_ts_client",
     "inspector_bin",
     "inspector_cli",
     "inspector_json",
     "interop_tools_problem",
     "node22_bin",
     "requires_interop_tools",
+    "run_ts_client",
 ]
 
 INTEROP_DIR = Path(__file__).resolve().parent
@@ -182,3 +184,34 @@ def _last_json(text: str, key: str) -> dict[str, Any] | None:
             value: dict[str, Any] = obj[key]
             return value
     return None
+
+
+TS_CLIENT = INTEROP_DIR / "ts_client.mjs"
+_TS_PACKAGE = NODE_MODULES / "@modelcontextprotocol" / "client" / "package.json"
+
+
+def ensure_ts_client() -> None:
+    """Inside a test or fixture: skip when the TypeScript SDK client is missing (fail under CI)."""
+    ensure_interop_tools()  # node 22 (and the Inspector) installed, or skip / fail under CI
+    if not _TS_PACKAGE.exists():
+        problem = f"@modelcontextprotocol/client is not installed in {NODE_MODULES}"
+        if _in_ci():
+            pytest.fail(f"CI: {problem}", pytrace=False)
+        pytest.skip(problem)
+
+
+def run_ts_client(job: Mapping[str, Any], *, timeout: float = 120) -> list[dict[str, Any]]:
+    """Run ts_client.mjs on `job` (see its header) and return its records, the last one
+    `{"kind": "done"}` (asserted: a client that stopped half-way fails here)."""
+    done = subprocess.run(
+        [str(node22_bin()), str(TS_CLIENT), json.dumps(job)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=INTEROP_DIR,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, f"ts_client.mjs exited {done.returncode}:\n{done.stderr}"
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert records and records[-1] == {"kind": "done"}, done.stdout
+    return records
