@@ -49,6 +49,7 @@ def test_docs_hosts_md_is_generated_from_the_table() -> None:
         ("Visual Studio Code", "vscode"),
         ("Visual Studio Code - Insiders", "vscode"),
         ("github-copilot-developer", "copilot-cli"),
+        ("codex-mcp-client", "codex-cli"),
         ("mcp", "mcp"),
         ("plainmcp", "generic"),
         ("", "generic"),

@@ -86,6 +86,7 @@ _README = "../shared/hosts/README.md (Claude Code 2.1.328, driven here)"
 _CC_TEST = "tests/hosts/test_claude_code.py (2.1.328, driven here)"
 _PA_TEST = "tests/hosts/test_pydantic_ai.py (2.68.0, driven here)"
 _GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
+_CX_TEST = "tests/hosts/test_codex_cli.py (0.169.0, driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -201,6 +202,30 @@ GEMINI_CLI = HostProfile(
     verified="0.61.0 (clientInfo gemini-cli-mcp-client, revision 2025-06-18)",
 )
 
+CODEX_CLI = HostProfile(
+    key="codex-cli",
+    title="Codex CLI",
+    client_names=("codex-mcp-client",),
+    reads=Cell("structured", f"{_CX_TEST}: the value's JSON, with or without an output schema"),
+    error_blocks=Cell("all", f"{_CX_TEST}: every block, not marked as an error"),
+    images=Cell("shown", f"{_CX_TEST}: an input_image with a data URL"),
+    audio=Cell("dropped", f"{_CX_TEST}: a line saying the model takes no audio"),
+    embedded=Cell("text", f"{_CX_TEST}: the block as JSON text"),
+    links=Cell("text", f"{_CX_TEST}: the block as JSON text"),
+    limit_chars=Cell(
+        11_964,
+        f"{_CX_TEST}: the middle of a longer text is cut, for a model outside Codex's catalog"
+        " (a catalog model's truncation_policy sets its own)",
+    ),
+    limit_raise=Cell(
+        "config.toml tool_output_token_limit (tokens)",
+        f"{_CX_TEST}: 100,000 lets 150,000 characters through",
+    ),
+    max_result_size_meta=Cell(False, f"{_CX_TEST}: a tool asking for 500,000 is cut the same"),
+    reads_resources=Cell(True, f"{_CX_TEST}: read_mcp_resource is offered"),
+    verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
+)
+
 PYTHON_SDK = HostProfile(
     key="python-sdk",
     title="The official Python SDK's ClientSession",
@@ -313,6 +338,7 @@ PROFILES: tuple[HostProfile, ...] = (
     VSCODE,
     COPILOT_CLI,
     GEMINI_CLI,
+    CODEX_CLI,
     SDK_DEFAULT,
     PYTHON_SDK,
     OPENAI_AGENTS,

@@ -1,0 +1,259 @@
+"""Drive the real Codex CLI (`codex exec`) against plainmcp servers, with a scripted model.
+
+Codex CLI's model API is a custom `model_providers` entry (`wire_api = "responses"`, the only
+one 0.169.0 accepts) whose `base_url` is `ResponsesStub`, a stand-in for the OpenAI Responses
+API's streaming `POST /v1/responses` on 127.0.0.1. Each agent turn is answered with the next
+call of a list, as a `function_call` item; Codex lists an MCP server's tools in a namespace
+`mcp__SERVER` and expects the call to name it, so `ToolUse("mcp__fx__both")` is split there. The
+`function_call_output` items of the last turn are exactly what the model would have received.
+Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers given.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import subprocess
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.hosts import needs
+from tests.hosts.claude_code import HOSTS_DIR, _group
+from tests.hosts.scripts import ToolUse
+
+CODEX = HOSTS_DIR / "node_modules" / ".bin" / "codex"
+VERSION = "codex-cli 0.169.0"
+MODEL = "plainmcp-stub-model"
+"""A model outside Codex's own catalog, as a custom provider's usually is: Codex then offers MCP
+tools to the model directly, in their server's namespace (to its catalog models it offers them
+behind a tool-search tool or a JavaScript `exec` tool), with its fallback limits."""
+
+
+def codex_problem() -> str | None:
+    if not CODEX.exists():
+        return f"Codex CLI is not installed in {CODEX.parent} (run scripts/setup)"
+    try:
+        out = subprocess.run(
+            [str(CODEX), "--version"], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{CODEX} does not run: {exc}"
+    if out.strip() != VERSION:
+        return f"{CODEX} is {out.strip()!r}, expected {VERSION!r} (re-run scripts/setup)"
+    return None
+
+
+def ensure_codex() -> None:
+    needs.require(codex_problem())
+
+
+def outputs(body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every function_call_output item of a request's input, in order."""
+    return [
+        item
+        for item in body.get("input", [])
+        if isinstance(item, dict) and item.get("type") == "function_call_output"
+    ]
+
+
+def _sse(events: Sequence[dict[str, Any]]) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def _item(turn: int, call: ToolUse | None) -> dict[str, Any]:
+    """The one output item of a turn: the call (in its server's namespace), or a final text."""
+    if call is None:
+        text = {"type": "output_text", "text": "done", "annotations": []}
+        message = {
+            "type": "message",
+            "id": f"msg_{turn}",
+            "role": "assistant",
+            "status": "completed",
+        }
+        return {**message, "content": [text]}
+    namespace, _, name = call.name.rpartition("__")
+    item = {
+        "type": "function_call",
+        "id": f"fc_{turn}",
+        "call_id": f"call_{turn}",
+        "name": name,
+        "arguments": json.dumps(call.input),
+        "status": "completed",
+    }
+    return {**item, "namespace": namespace} if namespace else item
+
+
+class ResponsesStub:
+    """The Responses API's streamed `POST /v1/responses` on 127.0.0.1, making `calls` one per
+    turn; every request body is kept."""
+
+    def __init__(self, calls: Sequence[ToolUse]) -> None:
+        self.calls = list(calls)
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        stub = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                size = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(size) or b"{}")
+                with stub._lock:
+                    stub.requests.append({"path": self.path, "body": body})
+                    turn = len(stub.requests)
+                done = len(outputs(body))
+                call = stub.calls[done] if done < len(stub.calls) else None
+                payload = stub._stream(turn, str(body.get("model")), _item(turn, call))
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    @staticmethod
+    def _stream(turn: int, model: str, item: dict[str, Any]) -> bytes:
+        response = {"id": f"resp_{turn}", "object": "response", "model": model, "output": []}
+        usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}
+        return _sse(
+            [
+                {"type": "response.created", "response": {**response, "status": "in_progress"}},
+                {"type": "response.output_item.added", "output_index": 0, "item": item},
+                {"type": "response.output_item.done", "output_index": 0, "item": item},
+                {
+                    "type": "response.completed",
+                    "response": {
+                        **response,
+                        "status": "completed",
+                        "output": [item],
+                        "usage": usage,
+                    },
+                },
+            ]
+        )
+
+    def __enter__(self) -> ResponsesStub:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@dataclass
+class CodexRun:
+    requests: list[dict[str, Any]]
+    """Every request body, as {"path", "body"}."""
+    output: str
+    """`codex exec --json`'s event lines."""
+
+    @property
+    def turns(self) -> list[dict[str, Any]]:
+        return [r["body"] for r in self.requests]
+
+    def namespace(self, name: str) -> list[str]:
+        """The names of the tools in one namespace (`mcp__SERVER`) of the first turn."""
+        spaces = [t for t in self.turns[0]["tools"] if t.get("type") == "namespace"]
+        return [t["name"] for s in spaces if s["name"] == name for t in s["tools"]]
+
+    @property
+    def tools(self) -> list[str]:
+        """The names of the top-level tools of the first turn."""
+        return [t["name"] for t in self.turns[0]["tools"] if "name" in t]
+
+    @property
+    def results(self) -> list[Any]:
+        """The `output` of each call's function_call_output, as the model got it last turn."""
+        return [item["output"] for item in outputs(self.turns[-1])]
+
+
+def _toml(value: Any) -> str:
+    """A TOML value from str, list of str, or a table of str (JSON strings are TOML strings)."""
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def config_toml(model_url: str, servers: Mapping[str, Mapping[str, Any]]) -> str:
+    """A config.toml: the stand-in as the only model provider, `servers` as the only MCP
+    servers (stdio entries: command, args, env)."""
+    lines = [
+        f"model = {_toml(MODEL)}",
+        'model_provider = "stub"',
+        "check_for_update_on_startup = false",
+        "",
+        "[model_providers.stub]",
+        'name = "stub"',
+        f"base_url = {_toml(model_url)}",
+        'env_key = "PLAINMCP_STUB_API_KEY"',
+        'wire_api = "responses"',
+        # A failed turn fails the run at once, instead of retrying with backoff.
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        "",
+        "[analytics]",
+        "enabled = false",
+    ]
+    for name, entry in servers.items():
+        lines += ["", f"[mcp_servers.{name}]"]
+        lines += [f"{key} = {_toml(value)}" for key, value in entry.items() if key != "type"]
+    return "\n".join(lines) + "\n"
+
+
+def run_codex(
+    servers: Mapping[str, Mapping[str, Any]],
+    calls: Sequence[ToolUse],
+    *,
+    config: Sequence[str] = (),
+    timeout: float = 120,
+) -> CodexRun:
+    """One `codex exec` run (approvals and sandbox off, so MCP tools run unasked) with `servers`
+    as its only servers; `config` adds `-c key=value` overrides."""
+    ensure_codex()
+    with ResponsesStub(calls) as model, tempfile.TemporaryDirectory(prefix="plainmcp-cx-") as tmp:
+        home = Path(tmp) / "home"
+        (home / ".codex").mkdir(parents=True)
+        (home / ".codex" / "config.toml").write_text(config_toml(model.url, servers))
+        work = Path(tmp) / "work"
+        work.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
+        env.update(
+            HOME=str(home),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            CODEX_HOME=str(home / ".codex"),
+            PLAINMCP_STUB_API_KEY="test",
+        )
+        overrides = [arg for value in config for arg in ("-c", value)]
+        command = [
+            str(CODEX),
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "--ephemeral",
+            "--json",
+            *overrides,
+            "go",
+        ]
+        with _group(command, env, work) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"codex exec did not end within {timeout} s") from None
+        assert proc.returncode == 0, f"codex exited {proc.returncode}:\n{out}\n{err}"
+        return CodexRun(list(model.requests), out)

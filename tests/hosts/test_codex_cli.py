@@ -1,0 +1,225 @@
+"""What Codex CLI 0.169.0 hands its model for each kind of tool result plainmcp sends.
+
+One real `codex exec` run (tests/hosts/codex_cli.py) whose scripted model calls a list of tools,
+and one with a raised output limit; the tests pin the function_call_output items of the last
+turn. These are the "verified" cells of Codex CLI's host profile. Codex puts a line of its own
+before every result, `Wall time: S seconds\\nOutput:`; `view` writes its time as `<t>`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plainmcp import demo
+from tests.hosts.claude_code import stdio_server
+from tests.hosts.codex_cli import CodexRun, ensure_codex, run_codex
+from tests.hosts.fixture_server import BOTH_TEXT, app, sized_text
+from tests.hosts.scripts import ToolUse
+
+CALLS = [
+    ToolUse("mcp__demo__greet", {"name": "Ada"}),
+    ToolUse("mcp__fx__both"),
+    ToolUse("mcp__fx__both_typed"),
+    ToolUse("mcp__fx__two_errors"),
+    ToolUse("mcp__fx__two_texts"),
+    ToolUse("mcp__demo__swatch", {"color": "red"}),
+    ToolUse("mcp__demo__report_link", {"year": 2024}),
+    ToolUse("mcp__demo__release_notes"),
+    ToolUse("mcp__demo__tone"),
+    ToolUse("mcp__fx__sized", {"chars": 11_964}),
+    ToolUse("mcp__fx__sized", {"chars": 11_965}),
+    ToolUse("mcp__fx__sized", {"chars": 150_000}),
+    ToolUse("mcp__fx__sized_meta", {"chars": 150_000}),
+]
+RAISED = [ToolUse("mcp__fx__sized", {"chars": 150_000})]
+
+HEADER = re.compile(r"\AWall time: \d+\.\d{4} seconds\nOutput:")
+SHOWN_HEADER = "Wall time: <t> seconds\nOutput:"
+
+
+def head(text: str = "") -> dict[str, str]:
+    """The first part of every result Codex hands on as a list of parts."""
+    return {"type": "input_text", "text": SHOWN_HEADER + text}
+
+
+def text(value: str) -> dict[str, str]:
+    return {"type": "input_text", "text": value}
+
+
+@pytest.fixture(scope="module")
+def scratch() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="plainmcp-cx-") as tmp:
+        yield Path(tmp)
+
+
+@pytest.fixture(scope="module")
+def run(scratch: Path) -> CodexRun:
+    ensure_codex()
+    servers = {"fx": stdio_server("app", scratch / "fx.jsonl"), "demo": stdio_server("demo")}
+    return run_codex(servers, CALLS)
+
+
+@pytest.fixture(scope="module")
+def raised() -> CodexRun:
+    ensure_codex()
+    return run_codex({"fx": stdio_server("app")}, RAISED, config=["tool_output_token_limit=100000"])
+
+
+def view(run: CodexRun, index: int) -> Any:
+    """The index-th call's output as the model got it, its wall time written `<t>`."""
+    output = run.results[index]
+    if isinstance(output, str):
+        assert HEADER.match(output), output[:80]
+        return HEADER.sub(SHOWN_HEADER, output)
+    first = output[0]
+    assert first["type"] == "input_text" and HEADER.match(first["text"]), first
+    return [{**first, "text": HEADER.sub(SHOWN_HEADER, first["text"])}, *output[1:]]
+
+
+def index(tool: str, **arguments: Any) -> int:
+    return CALLS.index(ToolUse(tool, arguments))
+
+
+def test_codex_cli_sends_its_client_info_and_speaks_2025_06_18(
+    run: CodexRun, scratch: Path
+) -> None:
+    log = [json.loads(line) for line in (scratch / "fx.jsonl").read_text().splitlines()]
+    named = [line["clientInfo"] for line in log if line["method"] != "initialize"]
+    assert {json.dumps(c) for c in named} == {
+        json.dumps({"name": "codex-mcp-client", "title": "Codex", "version": "0.169.0"})
+    }
+    assert {line["revision"] for line in log} == {"2025-06-18"}
+    calls = sum(1 for c in CALLS if c.name.startswith("mcp__fx__"))
+    assert [line["method"] for line in log].count("tools/call") == calls
+
+
+def test_the_server_s_tools_are_offered_in_its_namespace(run: CodexRun) -> None:
+    assert sorted(run.namespace("mcp__fx")) == sorted(app.tools)
+
+
+def test_a_text_result_follows_codex_s_own_line(run: CodexRun) -> None:
+    assert view(run, index("mcp__demo__greet", name="Ada")) == [head(), text("Hello, Ada!")]
+
+
+def test_a_structured_value_reaches_the_model_instead_of_the_text(run: CodexRun) -> None:
+    # With an output schema structuredContent must stay, and Codex hands on only its JSON.
+    assert view(run, index("mcp__fx__both_typed")) == SHOWN_HEADER + '\n{"count":2}'
+
+
+def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(
+    run: CodexRun,
+) -> None:
+    # Without an output schema plainmcp's Codex profile leaves structuredContent out (Codex
+    # would show only it, as above), so the text and the value's JSON both arrive.
+    assert view(run, index("mcp__fx__both")) == [head(), text(BOTH_TEXT), text('{"count":2}')]
+
+
+def test_both_blocks_of_an_error_reach_the_model_unmarked(run: CodexRun) -> None:
+    # Nothing tells the model the call failed: the output is the blocks, as for a success.
+    assert view(run, index("mcp__fx__two_errors")) == [
+        head(),
+        text("first problem"),
+        text("second problem"),
+    ]
+
+
+def test_both_blocks_of_a_success_reach_the_model(run: CodexRun) -> None:
+    assert view(run, index("mcp__fx__two_texts")) == [
+        head(),
+        text("first block"),
+        text("second block"),
+    ]
+
+
+def test_an_image_reaches_the_model_as_a_data_url(run: CodexRun) -> None:
+    png = demo.png(16, 16, lambda x, y: demo.COLORS["red"])
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    assert view(run, index("mcp__demo__swatch", color="red")) == [
+        head(),
+        {"type": "input_image", "image_url": url, "detail": "high"},
+    ]
+
+
+def test_a_resource_link_reaches_the_model_as_its_json(run: CodexRun) -> None:
+    link = {
+        "type": "resource_link",
+        "uri": "https://example.com/reports/2024.pdf",
+        "name": "report-2024.pdf",
+        "title": "Annual report 2024",
+        "mimeType": "application/pdf",
+        "annotations": {"audience": ["user"], "priority": 0.5},
+    }
+    assert view(run, index("mcp__demo__report_link", year=2024)) == [
+        head(),
+        text(json.dumps(link, separators=(",", ":"))),
+    ]
+
+
+def test_an_embedded_resource_reaches_the_model_as_its_json(run: CodexRun) -> None:
+    block = {
+        "type": "resource",
+        "resource": {
+            "uri": "notes://release/notes.md",
+            "mimeType": "text/markdown",
+            "text": "# Release notes\n\n- 0.1.0: first release.\n",
+        },
+    }
+    assert view(run, index("mcp__demo__release_notes")) == [
+        head(),
+        text(json.dumps(block, separators=(",", ":"))),
+    ]
+
+
+def test_audio_is_dropped_and_the_profile_describes_it(run: CodexRun) -> None:
+    assert view(run, index("mcp__demo__tone")) == [
+        head(),
+        text("<audio content omitted because you do not support audio input>"),
+        text(
+            "[An audio block (audio/wav, 4,044 bytes) is part of this result;"
+            " this client does not pass it to the model.]"
+        ),
+    ]
+
+
+def cut(chars: int, marker: str) -> str:
+    """A sized text as Codex cuts it: the first and last 5,982 characters around its marker."""
+    whole = sized_text(chars)
+    return whole[:5982] + marker + whole[-5982:]
+
+
+def test_a_text_of_11_964_characters_arrives_whole(run: CodexRun) -> None:
+    assert view(run, index("mcp__fx__sized", chars=11_964)) == [head(), text(sized_text(11_964))]
+
+
+def test_a_longer_text_loses_its_middle(run: CodexRun) -> None:
+    assert view(run, index("mcp__fx__sized", chars=11_965)) == [
+        head(),
+        text(cut(11_965, "…1 tokens truncated…")),
+    ]
+    assert view(run, index("mcp__fx__sized", chars=150_000)) == [
+        head(),
+        text(cut(150_000, "…8 tokens truncated…")),
+    ]
+
+
+def test_a_tool_s_max_result_size_meta_is_not_honoured(run: CodexRun) -> None:
+    assert view(run, index("mcp__fx__sized_meta", chars=150_000)) == [
+        head(),
+        text(cut(150_000, "…8 tokens truncated…")),
+    ]
+
+
+def test_tool_output_token_limit_raises_the_limit(raised: CodexRun) -> None:
+    assert view(raised, 0) == [head(), text(sized_text(150_000))]
+
+
+def test_the_model_is_offered_a_resource_reader(run: CodexRun) -> None:
+    assert {"read_mcp_resource", "list_mcp_resources"} <= set(run.tools)
