@@ -16,7 +16,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, Unpack, overload
+from typing import TYPE_CHECKING, Any, Unpack
 
 import anyio
 import anyio.abc
@@ -43,25 +43,13 @@ from plainmcp.client.notifications import PROGRESS, Listeners, OnProgress, progr
 from plainmcp.client.options import DEFAULT_MAX_MESSAGE, DISCOVER_TIMEOUT, ClientOptions
 from plainmcp.client.results import (
     CallToolResult,
-    Completion,
-    Page,
-    PromptInfo,
-    ReadResourceResult,
-    ResourceInfo,
-    ResourceTemplateInfo,
     ServerInfo,
     ToolInfo,
     parse_call_result,
-    parse_completion,
-    parse_prompt,
-    parse_prompt_result,
-    parse_read_result,
-    parse_resource,
-    parse_resource_template,
-    parse_tool,
 )
 from plainmcp.client.stream import ToolCall, stream_call
 from plainmcp.client.structured import OutputSchemas
+from plainmcp.client.surface import Surface
 from plainmcp.lifespan import running
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import envelope, jsonrpc
@@ -80,21 +68,11 @@ from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, REVISI
 if TYPE_CHECKING:
     import httpx2
 
-    from plainmcp.prompts import PromptResult
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp.client")
 
 Send = Callable[[bytes], Awaitable[None]]
-
-ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
-_LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {
-    "tools/list": ("tools", parse_tool),
-    "resources/list": ("resources", parse_resource),
-    "resources/templates/list": ("resourceTemplates", parse_resource_template),
-    "prompts/list": ("prompts", parse_prompt),
-}
-"""Each list method: the result's key for its items, and how one item is read."""
 
 
 def client_info() -> dict[str, Any]:
@@ -145,7 +123,7 @@ _PROGRESS_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})
 """Requests that carry a progress token when the client has an `on_progress` callback."""
 
 
-class Client:
+class Client(Surface):
     """An MCP client session: `Client.stdio(...)`, `Client.memory(server)` or `Client.http(url)`.
 
     Every constructor takes the same options (`ClientOptions`): `protocol` ("auto", the
@@ -462,97 +440,6 @@ class Client:
             await self.request("resources/unsubscribe", {"uri": uri})
             return
         await self._listen.change(remove=uri)
-
-    async def list_resources(self) -> list[ResourceInfo]:
-        return await self._every("resources/list")
-
-    async def list_resource_templates(self) -> list[ResourceTemplateInfo]:
-        return await self._every("resources/templates/list")
-
-    async def list_prompts(self) -> list[PromptInfo]:
-        return await self._every("prompts/list")
-
-    async def read_resource(self, uri: str) -> ReadResourceResult:
-        """The resource's contents: text, or bytes in `blob` (base64 on the wire)."""
-        return parse_read_result(await self.request("resources/read", {"uri": uri}))
-
-    async def get_prompt(
-        self, name: str, arguments: Mapping[str, str] | None = None
-    ) -> PromptResult:
-        """The prompt's messages, as the plainmcp `PromptResult` a prompt function returns."""
-        params: dict[str, Any] = {"name": name}
-        if arguments:
-            params["arguments"] = dict(arguments)
-        return parse_prompt_result(await self.request("prompts/get", params))
-
-    async def complete(
-        self,
-        argument: str,
-        value: str,
-        *,
-        prompt: str | None = None,
-        resource_template: str | None = None,
-        context: Mapping[str, str] | None = None,
-    ) -> Completion:
-        """Suggestions for one argument of a prompt or a resource template (name exactly one);
-        `context`: the arguments already filled in."""
-        if (prompt is None) == (resource_template is None):
-            raise TypeError("complete() needs exactly one of prompt= or resource_template=")
-        ref = (
-            {"type": "ref/prompt", "name": prompt}
-            if prompt is not None
-            else {"type": "ref/resource", "uri": resource_template}
-        )
-        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
-        if context:
-            params["context"] = {"arguments": dict(context)}
-        return parse_completion(await self.request("completion/complete", params))
-
-    @overload
-    async def page(
-        self, method: Literal["tools/list"], cursor: str | None = None
-    ) -> Page[ToolInfo]: ...
-    @overload
-    async def page(
-        self, method: Literal["resources/list"], cursor: str | None = None
-    ) -> Page[ResourceInfo]: ...
-    @overload
-    async def page(
-        self, method: Literal["resources/templates/list"], cursor: str | None = None
-    ) -> Page[ResourceTemplateInfo]: ...
-    @overload
-    async def page(
-        self, method: Literal["prompts/list"], cursor: str | None = None
-    ) -> Page[PromptInfo]: ...
-    async def page(self, method: ListMethod, cursor: str | None = None) -> Page[Any]:
-        """One page of a list, for walking it yourself: `cursor` is the last page's
-        `next_cursor` (None: the first page). The `list_*` methods read every page."""
-        if method not in _LISTS:
-            raise ValueError(f"page() lists one of {', '.join(_LISTS)}, not {method!r}")
-        key, parse = _LISTS[method]
-        result = await self.request(method, {"cursor": cursor} if cursor is not None else None)
-        items = result.get(key)
-        if not isinstance(items, list):
-            raise bad_reply(f"{method} result without a {key} array")
-        next_cursor = result.get("nextCursor")
-        if next_cursor is not None and not isinstance(next_cursor, str):
-            raise bad_reply(f"{method} returned an invalid cursor {next_cursor!r}")
-        return Page([parse(item) for item in items], next_cursor or None)
-
-    async def _every(self, method: ListMethod) -> list[Any]:
-        """Every item of a list, following `nextCursor` across pages."""
-        items: list[Any] = []
-        cursor: str | None = None
-        seen: set[str] = set()
-        while True:
-            page = await self.page(method, cursor)
-            items.extend(page.items)
-            cursor = page.next_cursor
-            if cursor is None:
-                return items
-            if cursor in seen:
-                raise bad_reply(f"{method} returned a repeated cursor {cursor!r}")
-            seen.add(cursor)
 
     # --- plumbing --------------------------------------------------------------------------
 
