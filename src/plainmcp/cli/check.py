@@ -20,8 +20,7 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,8 @@ import anyio
 import anyio.abc
 
 from plainmcp.cli.call import parse_arguments
+from plainmcp.cli.check_ignores import config_ignores, ignores, is_ignored
+from plainmcp.cli.check_report import Report, Sample, human
 from plainmcp.cli.target import check_file, load_target, split_target
 from plainmcp.cli.usage import UsageError
 from plainmcp.hosts.profiles import GENERIC, PROFILES, HostProfile
@@ -54,54 +55,6 @@ LISTS = (
 """What the list methods return: method, result key, schema definition, noun, identifying key."""
 CHECK_CLIENT = "plainmcp-check"
 """The clientInfo name of the sessions of a profile that no client name selects (generic)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    tool: str
-    arguments: dict[str, Any]
-    origin: str
-    """`--call`, or `example N` for the N-th example declared on the tool."""
-
-    @property
-    def subject(self) -> str:
-        args = json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"))
-        return f"tool {self.tool} call {args}"
-
-
-@dataclass(slots=True)
-class Report:
-    target: str
-    server: str = ""
-    counts: dict[str, int] = field(default_factory=dict)
-    revisions: tuple[str, ...] = ()
-    hosts: tuple[str, ...] = ()
-    samples: list[Sample] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    ignored: int = 0
-    """Problems found and left out by `--ignore`."""
-    cost: ImportCost | None = None
-
-    def as_json(self, timings: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "target": self.target,
-            "server": self.server,
-            "counts": self.counts,
-            "revisions": list(self.revisions),
-            "hosts": list(self.hosts),
-            "samples": [
-                {"tool": s.tool, "arguments": s.arguments, "from": s.origin} for s in self.samples
-            ],
-            "problems": [p.as_json() for p in self.problems],
-            "ignored": self.ignored,
-            "ok": not self.problems,
-        }
-        if timings and self.cost is not None:
-            out["import"] = {
-                "total_us": self.cost.total_us,
-                "heaviest": [{"module": m, "cumulative_us": us} for m, us in self.cost.heaviest],
-            }
-        return out
 
 
 # --- talking to the server -----------------------------------------------------------------
@@ -420,63 +373,6 @@ def _profiles(key: str | None) -> list[HostProfile]:
     raise UsageError(f"--host: no host profile {key!r} (known: {known})")
 
 
-def ignores(given: Sequence[str]) -> list[tuple[str, str | None]]:
-    """`--ignore CODE` or `--ignore CODE:SUBJECT` as (code, subject or None)."""
-    from plainmcp.lint.problems import CODES
-
-    out = []
-    for item in given:
-        code, sep, subject = item.partition(":")
-        if code not in CODES:
-            raise UsageError(f"--ignore: no problem code {code!r} (codes: {', '.join(CODES)})")
-        out.append((code, subject.strip() if sep else None))
-    return out
-
-
-def config_ignores(target: str) -> list[str]:
-    """The `ignore` list of `[tool.plainmcp.check]` in the nearest pyproject.toml above the
-    server file: problems a project accepts (names a test suite fixes, say) stay out of every
-    run without repeating `--ignore`."""
-    import tomllib
-    from pathlib import Path
-
-    from plainmcp.cli.target import split_target
-
-    folder = Path(split_target(target)[0]).resolve().parent
-    for place in (folder, *folder.parents):
-        path = place / "pyproject.toml"
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            problem = f"{path}: not readable TOML ({exc}); fix it or pass --no-config"
-            raise UsageError(problem) from None
-        table = data.get("tool", {}).get("plainmcp", {}).get("check", {})
-        given = table.get("ignore", []) if isinstance(table, dict) else None
-        if not isinstance(given, list) or not all(isinstance(x, str) for x in given):
-            raise UsageError(
-                f"{path}: [tool.plainmcp.check] ignore must be a list of strings"
-                " ('CODE' or 'CODE:SUBJECT')"
-            )
-        return given
-    return []
-
-
-def _is_ignored(problem: Problem, rules: Sequence[tuple[str, str | None]]) -> bool:
-    """A rule's SUBJECT matches the subject itself and what is inside it (`tool add` covers
-    `tool add parameter a` and `tool add call {...}`)."""
-    return any(
-        code == problem.code
-        and (
-            subject is None
-            or problem.subject in (subject,)
-            or problem.subject.startswith(subject + " ")
-        )
-        for code, subject in rules
-    )
-
-
 def run_check(
     target: str,
     *,
@@ -510,56 +406,11 @@ def run_check(
             _check_server, server, report, profiles, report.samples, timeout, checkers
         )
     problems = merged(found, report.revisions)
-    report.problems = [p for p in problems if not _is_ignored(p, ignore)]
+    report.problems = [p for p in problems if not is_ignored(p, ignore)]
     report.ignored = len(problems) - len(report.problems)
     if cost and server is not None:
         report.cost = _import_cost(split_target(target)[0], timeout)
     return report
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def _span(values: Sequence[str], every: Sequence[str]) -> str:
-    return "every revision" if list(values) == list(every) else ", ".join(values)
-
-
-def human(report: Report) -> Iterator[str]:
-    """The report as plain lines for a terminal."""
-    counts = report.counts
-    yield (
-        f"plainmcp check {report.target}: server {report.server!r},"
-        f" {_plural(counts.get('tools', 0), 'tool')},"
-        f" {_plural(counts.get('prompts', 0), 'prompt')},"
-        f" {_plural(counts.get('resources', 0), 'resource')},"
-        f" {_plural(counts.get('resourceTemplates', 0), 'resource template')}"
-    )
-    yield (
-        f"checked at {_plural(len(report.revisions), 'revision')} ({', '.join(report.revisions)})"
-        f" for {_plural(len(report.hosts), 'host profile')} ({', '.join(report.hosts)}),"
-        f" {_plural(len(report.samples), 'sample call')}"
-    )
-    if report.cost is not None:
-        heavy = ", ".join(f"{m} {us / 1e6:.2f} s" for m, us in report.cost.heaviest)
-        yield f"import took {report.cost.total_us / 1e6:.2f} s" + (
-            f"; heaviest: {heavy}" if heavy else ""
-        )
-    left_out = f" ({report.ignored} ignored)" if report.ignored else ""
-    if not report.problems:
-        yield f"no problems found{left_out}"
-        return
-    yield ""
-    yield f"{_plural(len(report.problems), 'problem')}{left_out}:"
-    for problem in report.problems:
-        yield f"{problem.code}: {problem.subject}: {problem.message}"
-        where = []
-        if problem.revisions:
-            where.append(_span(problem.revisions, report.revisions))
-        if problem.hosts:
-            where.append(f"hosts {', '.join(problem.hosts)}")
-        if where:
-            yield f"    at {'; '.join(where)}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
