@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from plainmcp import Audio, Image, PayloadLimits, Server, ToolResult
 from plainmcp.hosts import adapt
-from plainmcp.hosts.profiles import GENERIC, LANGCHAIN, PROFILES
+from plainmcp.hosts.profiles import CODEX_CLI, GENERIC, LANGCHAIN, PROFILES
 from plainmcp.results import CallResult
 from tests.conftest import Session
 from tests.continuation import next_call
@@ -220,6 +220,85 @@ async def test_an_error_stays_in_blocks_for_hosts_that_read_them_all(call: Any) 
             {"type": "text", "text": "bad input"},
             {"type": "text", "text": "try count=1"},
         ],
+        "isError": True,
+    }
+
+
+# --- text blocks a host runs together, errors a host does not mark --------------------------
+
+
+def blocks_app() -> Server:
+    app = Server("hosts", version="1")
+
+    @app.tool()
+    def text_picture_text() -> ToolResult:
+        """Two text blocks with an image between them."""
+        return ToolResult(["first", Image(PNG, mime_type="image/png"), "second"])
+
+    @app.tool()
+    def two_errors() -> ToolResult:
+        """An error in two text blocks."""
+        return ToolResult(["bad input", "try count=1"], is_error=True)
+
+    return app
+
+
+IMAGE = {"type": "image", "data": base64.b64encode(PNG).decode(), "mimeType": "image/png"}
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["copilot-cli", "github-copilot-developer"])
+async def test_a_host_that_runs_texts_together_gets_one_text_with_blank_lines(
+    call: Any, client: str
+) -> None:
+    # The image's description is a text block too, so it is merged with the others.
+    assert await call(blocks_app(), client, "text_picture_text") == {
+        "content": [{"type": "text", "text": f"first\n\n{DESCRIBED_PNG}\n\nsecond"}, IMAGE],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_an_error_s_texts_become_one_for_a_host_that_runs_them_together(
+    call: Any,
+) -> None:
+    # Copilot CLI says the call failed itself: no "Error: " of ours.
+    assert await call(blocks_app(), "copilot-cli", "two_errors") == {
+        "content": [{"type": "text", "text": "bad input\n\ntry count=1"}],
+        "isError": True,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_a_host_that_does_not_mark_errors_gets_error_before_the_first_text(
+    call: Any,
+) -> None:
+    assert await call(blocks_app(), "codex-mcp-client", "two_errors") == {
+        "content": [
+            {"type": "text", "text": "Error: bad input"},
+            {"type": "text", "text": "try count=1"},
+        ],
+        "isError": True,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+async def test_blocks_stay_apart_for_a_host_that_keeps_them_apart(call: Any) -> None:
+    assert await call(blocks_app(), "codex-mcp-client", "text_picture_text") == {
+        "content": [
+            {"type": "text", "text": "first"},
+            IMAGE,
+            {"type": "text", "text": "second"},
+        ],
+        "isError": False,
+    }
+
+
+def test_an_error_without_text_gets_a_text_saying_it_failed() -> None:
+    out = {"content": [dict(IMAGE)], "isError": True}
+    result = CallResult(content=(Image(PNG, mime_type="image/png"),), is_error=True)
+    assert adapt.call_result(out, result, CODEX_CLI, None) == {
+        "content": [{"type": "text", "text": "Error: the call failed."}, IMAGE],
         "isError": True,
     }
 

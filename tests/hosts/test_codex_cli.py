@@ -122,11 +122,12 @@ def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(
     assert view(run, index("mcp__fx__both")) == [head(), text(BOTH_TEXT), text('{"count":2}')]
 
 
-def test_both_blocks_of_an_error_reach_the_model_unmarked(run: CodexRun) -> None:
-    # Nothing tells the model the call failed: the output is the blocks, as for a success.
+def test_both_blocks_of_an_error_reach_the_model_marked_by_the_profile(run: CodexRun) -> None:
+    # Codex hands on an error's blocks as a success's: plainmcp's Codex profile puts "Error: "
+    # before the first text, else nothing would tell the model the call failed.
     assert view(run, index("mcp__fx__two_errors")) == [
         head(),
-        text("first problem"),
+        text("Error: first problem"),
         text("second problem"),
     ]
 

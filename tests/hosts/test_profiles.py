@@ -30,6 +30,8 @@ CELLS = (
     "limit_raise",
     "max_result_size_meta",
     "reads_resources",
+    "text_join",
+    "error_marked",
 )
 
 
@@ -48,6 +50,7 @@ def test_docs_hosts_md_is_generated_from_the_table() -> None:
         ("cursor-vscode", "cursor"),
         ("Visual Studio Code", "vscode"),
         ("Visual Studio Code - Insiders", "vscode"),
+        ("copilot-cli", "copilot-cli"),
         ("github-copilot-developer", "copilot-cli"),
         ("codex-mcp-client", "codex-cli"),
         ("mcp", "mcp"),

@@ -43,6 +43,10 @@ def call_result(
     images, audio = known(profile, "images"), known(profile, "audio")
     if images in _UNSEEN or audio in _UNSEEN:
         _describe_media(out, {"image": images, "audio": audio})
+    if known(profile, "text_join") == "run together":
+        _merge_text(out)
+    if out.get("isError") and not known(profile, "error_marked"):
+        _mark_error(out)
     return out
 
 
@@ -101,14 +105,30 @@ def _is_json_of(text: str, value: Any) -> bool:
 
 
 def _merge_text(out: dict[str, Any]) -> None:
-    """The text blocks of an error as one block, where the first (for a host that reads only
-    the first block), followed by any other blocks."""
+    """The text blocks as one, a blank line between each two, where the first: for a host that
+    reads only the first block of an error, or one that runs the blocks together; any other
+    blocks follow."""
     blocks = out["content"]
     texts = [b for b in blocks if b.get("type") == "text"]
     if len(texts) < 2:
         return
     merged = {"type": "text", "text": "\n\n".join(b["text"] for b in texts)}
     out["content"] = [merged] + [b for b in blocks if b.get("type") != "text"]
+
+
+ERROR_PREFIX = "Error: "
+NO_TEXT_ERROR = "Error: the call failed."
+
+
+def _mark_error(out: dict[str, Any]) -> None:
+    """For a host that hands an isError result on as it would a success: its first text block
+    says it failed (a text block saying so comes first when it has none)."""
+    blocks = out["content"]
+    for index, block in enumerate(blocks):
+        if block.get("type") == "text":
+            blocks[index] = {**block, "text": ERROR_PREFIX + block["text"]}
+            return
+    out["content"] = [{"type": "text", "text": NO_TEXT_ERROR}, *blocks]
 
 
 def _describe_media(out: dict[str, Any], carried: Mapping[str, str]) -> None:

@@ -25,6 +25,9 @@ ErrorBlocks = Literal["first", "all"]
 Carried = Literal["shown", "text", "file", "dropped", "refused"]
 """What becomes of a block kind: handed on as is, turned into a text line, saved to a file the
 model is told about, dropped, or refused (the client fails the whole call on it)."""
+TextJoin = Literal["apart", "run together"]
+"""The text blocks of one result: kept apart (a list, or a separator between them), or run
+together into one string with nothing between them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,9 @@ class HostProfile:
     """Honours a per-tool `_meta["anthropic/maxResultSizeChars"]` in tools/list."""
     reads_resources: Cell[bool]
     """The model can read a resource (follow a resource_link) through the host."""
+    text_join: Cell[TextJoin] = UNKNOWN
+    error_marked: Cell[bool] = UNKNOWN
+    """The model is told an isError result is a failure (not given its blocks as a success's)."""
     verified: str = ""
     """The client versions (or source revision) the cells were read at."""
 
@@ -77,6 +83,8 @@ GENERIC = HostProfile(
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, "an Anthropic extension"),
     reads_resources=UNKNOWN,
+    text_join=Cell("apart", "the spec: content is a list of blocks"),
+    error_marked=Cell(True, "the spec: isError tells the client the call failed"),
 )
 """What plainmcp assumes of a client it does not know: the spec's reading, and no size limit
 beyond the server's own PayloadLimits."""
@@ -87,6 +95,7 @@ _CC_TEST = "tests/hosts/test_claude_code.py (2.1.328, driven here)"
 _PA_TEST = "tests/hosts/test_pydantic_ai.py (2.68.0, driven here)"
 _GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
 _CX_TEST = "tests/hosts/test_codex_cli.py (0.169.0, driven here)"
+_CP_TEST = "tests/hosts/test_copilot_cli.py (1.0.102, driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -171,18 +180,31 @@ VSCODE = HostProfile(
 COPILOT_CLI = HostProfile(
     key="copilot-cli",
     title="GitHub Copilot CLI",
-    client_names=("github-copilot-developer",),
-    reads=Cell("structured", "github/copilot-cli#3258"),
-    error_blocks=UNKNOWN,
-    images=Cell("dropped", "github/copilot-cli#4536 (1.0.80)"),
-    audio=UNKNOWN,
-    embedded=UNKNOWN,
-    links=UNKNOWN,
-    limit_chars=UNKNOWN,
+    client_names=("copilot-cli", "github-copilot-developer"),
+    reads=Cell(
+        "both",
+        f"{_CP_TEST}: the text, a blank line, the value's JSON, with or without an output"
+        " schema; older versions showed only the value (github/copilot-cli#3258)",
+    ),
+    error_blocks=Cell("all", f"{_CP_TEST}: every text block, after `MCP server 'NAME': `"),
+    images=Cell("dropped", f"{_CP_TEST}: an empty string; github/copilot-cli#4536 (1.0.80)"),
+    audio=Cell("dropped", f"{_CP_TEST}: an empty string"),
+    embedded=Cell("text", f"{_CP_TEST}: only the resource's text, the URI is lost"),
+    links=Cell("dropped", f"{_CP_TEST}: an empty string"),
+    limit_chars=Cell(
+        20_480,
+        f"{_CP_TEST}: a longer output is saved to a file; the model gets its path and the"
+        " first 500 characters",
+    ),
     limit_raise=UNKNOWN,
-    max_result_size_meta=UNKNOWN,
-    reads_resources=UNKNOWN,
-    verified="1.0.25-1.0.80 (clientInfo name in github/copilot-cli#1268)",
+    max_result_size_meta=Cell(False, f"{_CP_TEST}: a tool asking for 500,000 is saved the same"),
+    reads_resources=Cell(False, f"{_CP_TEST}: no resource tool is offered to the model"),
+    text_join=Cell("run together", f"{_CP_TEST}: the texts of the blocks with nothing between"),
+    error_marked=Cell(True, f"{_CP_TEST}: `MCP server 'NAME': ` before the blocks"),
+    verified=(
+        "1.0.102 (clientInfo copilot-cli, revision 2026-07-28); earlier versions sent"
+        " github-copilot-developer (github/copilot-cli#1268)"
+    ),
 )
 
 GEMINI_CLI = HostProfile(
@@ -223,6 +245,8 @@ CODEX_CLI = HostProfile(
     ),
     max_result_size_meta=Cell(False, f"{_CX_TEST}: a tool asking for 500,000 is cut the same"),
     reads_resources=Cell(True, f"{_CX_TEST}: read_mcp_resource is offered"),
+    text_join=Cell("apart", f"{_CX_TEST}: one input_text per block"),
+    error_marked=Cell(False, f"{_CX_TEST}: the blocks, as for a success"),
     verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
 )
 
@@ -388,6 +412,8 @@ _CELLS = (
     ("limit_raise", "Raising the limit"),
     ("max_result_size_meta", 'Honours `_meta["anthropic/maxResultSizeChars"]`'),
     ("reads_resources", "The model can read resources"),
+    ("text_join", "Text blocks of one result"),
+    ("error_marked", "The model is told a call failed"),
 )
 
 
@@ -443,6 +469,11 @@ What the adaptations are:
   each marker in the text (a value cut at an item) is added to the description of the link
   after it, which such a host shows (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`).
 - isError blocks `first`: the text blocks of an error become one text block.
+- text blocks `run together` (the host hands them on with nothing between them): the text
+  blocks of a result become one text block, a blank line between each two, so the model still
+  sees where one ends.
+- not told a call failed: the first text block of an isError result starts with `Error: `
+  (a text block `Error: the call failed.` comes first when there is none).
 - images or audio `dropped`: a short text block describing each (kind, MIME type, size) follows
   it; `refused` (the client fails the whole call on it): the description replaces it.
 - honours `maxResultSizeChars`: tools/list gives each tool

@@ -1,0 +1,125 @@
+"""Drive the real GitHub Copilot CLI (`copilot -p`) against plainmcp servers, with a scripted model.
+
+Copilot CLI 1.0.102 takes its model from a provider named by environment variables
+(COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_WIRE_API=responses, COPILOT_MODEL) and, with
+COPILOT_OFFLINE=true, runs without a GitHub sign-in; the provider here is `ResponsesStub`
+(tests/hosts/codex_cli.py), a stand-in for the OpenAI Responses API on 127.0.0.1. Copilot names
+an MCP server's tools `SERVER-TOOL`, so `ToolUse("fx-both")` calls fx's `both`. The
+`function_call_output` items of the last turn are exactly what the model would have received.
+Copilot runs with a throwaway HOME and only the servers given (`--additional-mcp-config`, its
+built-in GitHub servers off).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.hosts import needs
+from tests.hosts.claude_code import HOSTS_DIR, _group
+from tests.hosts.codex_cli import ResponsesStub, outputs
+from tests.hosts.scripts import ToolUse
+
+COPILOT = HOSTS_DIR / "node_modules" / ".bin" / "copilot"
+VERSION = "GitHub Copilot CLI 1.0.102."
+MODEL = "plainmcp-stub-model"
+
+
+def copilot_problem() -> str | None:
+    if not COPILOT.exists():
+        return f"GitHub Copilot CLI is not installed in {COPILOT.parent} (run scripts/setup)"
+    try:
+        out = subprocess.run(
+            [str(COPILOT), "--version"], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{COPILOT} does not run: {exc}"
+    first = out.strip().splitlines()[0] if out.strip() else ""
+    if first != VERSION:
+        return f"{COPILOT} is {first!r}, expected {VERSION!r} (re-run scripts/setup)"
+    return None
+
+
+def ensure_copilot() -> None:
+    needs.require(copilot_problem())
+
+
+@dataclass
+class CopilotRun:
+    requests: list[dict[str, Any]]
+    """Every request body, as {"path", "body"}."""
+    output: str
+    """`copilot -p --output-format json`'s event lines."""
+
+    @property
+    def turns(self) -> list[dict[str, Any]]:
+        return [r["body"] for r in self.requests]
+
+    @property
+    def tools(self) -> list[str]:
+        """The names of the tools offered in the first turn."""
+        return [t["name"] for t in self.turns[0]["tools"] if "name" in t]
+
+    @property
+    def results(self) -> list[Any]:
+        """The `output` of each call's function_call_output, as the model got it last turn."""
+        return [item["output"] for item in outputs(self.turns[-1])]
+
+
+def mcp_config(servers: Mapping[str, Mapping[str, Any]]) -> str:
+    """`--additional-mcp-config`'s JSON: `servers` (stdio entries), every tool allowed."""
+    return json.dumps({"mcpServers": {name: {**e, "tools": ["*"]} for name, e in servers.items()}})
+
+
+def run_copilot(
+    servers: Mapping[str, Mapping[str, Any]], calls: Sequence[ToolUse], *, timeout: float = 120
+) -> CopilotRun:
+    """One `copilot -p` run (every permission granted, so MCP tools run unasked) with
+    `servers` as its only MCP servers."""
+    ensure_copilot()
+    with ResponsesStub(calls) as model, tempfile.TemporaryDirectory(prefix="plainmcp-cp-") as tmp:
+        home = Path(tmp) / "home"
+        home.mkdir()
+        work = Path(tmp) / "work"
+        work.mkdir()
+        scratch = Path(tmp) / "tmp"
+        scratch.mkdir()
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("COPILOT_", "GH_", "GITHUB_", "OPENAI_"))
+        }
+        env.update(
+            HOME=str(home),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            COPILOT_PROVIDER_BASE_URL=model.url,
+            COPILOT_PROVIDER_WIRE_API="responses",
+            COPILOT_MODEL=MODEL,
+            COPILOT_OFFLINE="true",
+            TMPDIR=str(scratch),
+        )
+        command = [
+            str(COPILOT),
+            "-p",
+            "go",
+            "--yolo",
+            "--no-ask-user",
+            "--disable-builtin-mcps",
+            "--output-format",
+            "json",
+            "--additional-mcp-config",
+            mcp_config(servers),
+        ]
+        with _group(command, env, work) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"copilot did not end within {timeout} s") from None
+        assert proc.returncode == 0, f"copilot exited {proc.returncode}:\n{out}\n{err}"
+        return CopilotRun(list(model.requests), out)
