@@ -221,6 +221,23 @@ TARGETS = [
 ]
 
 
+TARGETS_18 = [
+    Target("`def` tool: sequential p50 ≤ ×0.12 of the SDK's", "seq_p50", "sdk", at_most=0.12),
+    Target(
+        "`def` tool, 2026-07-28: sequential p50 ≤ ×0.12 of the SDK's",
+        "seq26_p50",
+        "sdk",
+        at_most=0.12,
+    ),
+    Target("`def` tool: 64 in flight ≥ 20× the SDK", "tput", "sdk", at_least=20),
+    Target("`def` tool, 2026-07-28: 64 in flight ≥ 20× the SDK", "tput26", "sdk", at_least=20),
+    Target("spawn → first tools/call ≤ 1/5 of the SDK's", "cold_call", "sdk", at_most=1 / 5),
+    Target("spawn → first tools/call ≤ 2× the ceiling's", "cold_call", "ceiling", at_most=2),
+    Target("idle RSS ≤ 1/2 of the SDK's", "rss_idle", "sdk", at_most=1 / 2),
+]
+"""Issue 18's (the second round's) targets, judged on the same ratios."""
+
+
 @dataclass
 class Plan:
     reps: int
@@ -995,26 +1012,9 @@ def report(
         cells += [number(res.median(metric.key, n), metric.digits) for n in names]
         cells += [times(res.ratio(metric.key, "plainmcp", o)) for o in others]
         out.append("| " + " | ".join(cells) + " |")
-    if "plainmcp" in names and any(t.against in names for t in TARGETS):
-        out += [
-            "",
-            "## Issue 6 targets",
-            "",
-            "| target | needs | measured | |",
-            "|---|---:|---:|---|",
-        ]
-        for target in TARGETS:
-            if target.against not in names:
-                continue
-            got = res.ratio(target.key, "plainmcp", target.against)
-            if target.at_most is not None:
-                needs = f"≤ {times(target.at_most)}"
-                ok = got is not None and got <= target.at_most
-            else:
-                needs = f"≥ {times(target.at_least)}"
-                ok = got is not None and got >= (target.at_least or 0)
-            verdict = "n/a" if got is None else "pass" if ok else "**miss**"
-            out.append(f"| {target.text} | {needs} | {times(got)} | {verdict} |")
+    for title, targets in (("Issue 6 targets", TARGETS), ("Issue 18 targets", TARGETS_18)):
+        if "plainmcp" in names and any(t.against in names for t in targets):
+            out += targets_report(res, names, title, targets)
     out += features_report(res)
     if any(res.notes.values()):
         out += ["", "## Notes", ""]
@@ -1023,6 +1023,23 @@ def report(
             for text in res.notes.get(name, []):
                 out.append(f"- {labels[name]}: {text}")
     return "\n".join(out) + "\n"
+
+
+def targets_report(res: Results, names: list[str], title: str, targets: list[Target]) -> list[str]:
+    out = ["", f"## {title}", "", "| target | needs | measured | |", "|---|---:|---:|---|"]
+    for target in targets:
+        if target.against not in names:
+            continue
+        got = res.ratio(target.key, "plainmcp", target.against)
+        if target.at_most is not None:
+            needs = f"≤ {times(target.at_most)}"
+            ok = got is not None and got <= target.at_most
+        else:
+            needs = f"≥ {times(target.at_least)}"
+            ok = got is not None and got >= (target.at_least or 0)
+        verdict = "n/a" if got is None else "pass" if ok else "**miss**"
+        out.append(f"| {target.text} | {needs} | {times(got)} | {verdict} |")
+    return out
 
 
 def within(res: Results, key: str, base: str) -> float | None:
