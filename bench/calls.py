@@ -6,18 +6,70 @@
 Instructions per call are (count at N=2000 - count at N=0) / 2000. TOOL is one of the tools
 below; `--2026` sends the 2026-07-28 envelope instead of a handshake. No transport, no pipes:
 what is left is plainmcp's own work per call (and, for `def` tools, the hand-off to a thread).
+
+The features of issue 18, each on its own so its cost can be told from the plain call:
+`--middleware=noop` (one middleware that passes both hooks through), `--middleware=timing`
+(the built-in Timing, its lines written to /dev/null), `--telemetry` (Telemetry() with no
+OpenTelemetry SDK set up), `--client=NAME` (the handshake's clientInfo name: a host profile).
+Without them the script uses nothing newer than Server, tool, connect, bind and receive_nowait,
+so it also counts older checkouts (PYTHONPATH=old/src).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from typing import Any
 
 import anyio
 
 from plainmcp import Server
 
-app = Server("calls")
+
+def option(name: str) -> str | None:
+    """The value of --name=VALUE (or "" for a bare --name) on the command line, else None."""
+    for arg in sys.argv[1:]:
+        if arg == f"--{name}":
+            return ""
+        if arg.startswith(f"--{name}="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def server() -> Server:
+    kind = option("middleware")
+    if option("telemetry") is not None:
+        from plainmcp import Telemetry
+
+        made = Server("calls", telemetry=Telemetry())
+    else:
+        made = Server("calls")
+    if kind == "noop":
+        from plainmcp.middleware import Middleware
+
+        class Noop(Middleware):
+            async def on_request(self, request: Any, call_next: Any) -> Any:
+                return await call_next(request)
+
+            async def on_call(self, call: Any, call_next: Any) -> Any:
+                return await call_next(call)
+
+        made.add_middleware(Noop())
+    elif kind == "timing":
+        import logging
+        import os
+
+        from plainmcp.middleware import Timing
+
+        # Its line formatted and written, to /dev/null: the middleware's cost, not a terminal's.
+        logging.basicConfig(level=logging.INFO, stream=open(os.devnull, "w"))  # noqa: SIM115
+        made.add_middleware(Timing())
+    elif kind is not None:
+        raise SystemExit(f"--middleware takes noop or timing, not {kind!r}")
+    return made
+
+
+app = server()
 
 
 @app.tool
@@ -35,10 +87,11 @@ ENVELOPE = (
     '"io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},'
     '"io.modelcontextprotocol/clientCapabilities":{}}'
 )
+CLIENT = option("client") or "b"
 INITIALIZE = (
-    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
-    b'"capabilities":{},"clientInfo":{"name":"b","version":"1"}}}'
-)
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    f'"capabilities":{{}},"clientInfo":{{"name":"{CLIENT}","version":"1"}}}}}}'
+).encode()
 
 
 async def main(tool: str, n: int, stateless: bool) -> None:

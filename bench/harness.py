@@ -30,6 +30,9 @@ from typing import Any
 import rpc
 from rpc import BenchError
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
+import fixtures  # what the servers return (the continuation's text)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.append(str(REPO))  # tests.cluster: how the scale-out tests start redis-server and nginx
@@ -93,6 +96,27 @@ SERVERS = [
         "import asyncio, base64, orjson",
     ),
 ]
+
+
+@dataclass
+class Feature:
+    """A variant of the plainmcp fixture with one of issue 18's features on."""
+
+    key: str
+    label: str
+    env: dict[str, str] = field(default_factory=dict)
+    client: str | None = None
+    """The clientInfo name to send (None: the harness's own, which no host profile knows)."""
+
+
+FEATURES = [
+    Feature("plain", "none of them (unknown client, no middleware, telemetry off)"),
+    Feature("noop", "a no-op middleware (both hooks)", {"PLAINMCP_BENCH_MIDDLEWARE": "noop"}),
+    Feature("timing", "the built-in Timing middleware", {"PLAINMCP_BENCH_MIDDLEWARE": "timing"}),
+    Feature("telemetry", "telemetry on (no SDK set up)", {"PLAINMCP_BENCH_TELEMETRY": "1"}),
+    Feature("claude-code", 'host profile: clientInfo "claude-code"', client="claude-code"),
+]
+"""The first is the row the others are compared with."""
 
 
 @dataclass
@@ -195,6 +219,23 @@ TARGETS = [
     Target("HTTP 2026-07-28 throughput ≥ 70 % of the ceiling", "http26", "ceiling", at_least=0.70),
     Target("idle RSS ≤ 1/2 of the SDK's", "rss_idle", "sdk", at_most=1 / 2),
 ]
+
+
+TARGETS_18 = [
+    Target("`def` tool: sequential p50 ≤ ×0.12 of the SDK's", "seq_p50", "sdk", at_most=0.12),
+    Target(
+        "`def` tool, 2026-07-28: sequential p50 ≤ ×0.12 of the SDK's",
+        "seq26_p50",
+        "sdk",
+        at_most=0.12,
+    ),
+    Target("`def` tool: 64 in flight ≥ 20× the SDK", "tput", "sdk", at_least=20),
+    Target("`def` tool, 2026-07-28: 64 in flight ≥ 20× the SDK", "tput26", "sdk", at_least=20),
+    Target("spawn → first tools/call ≤ 1/5 of the SDK's", "cold_call", "sdk", at_most=1 / 5),
+    Target("spawn → first tools/call ≤ 2× the ceiling's", "cold_call", "ceiling", at_most=2),
+    Target("idle RSS ≤ 1/2 of the SDK's", "rss_idle", "sdk", at_most=1 / 2),
+]
+"""Issue 18's (the second round's) targets, judged on the same ratios."""
 
 
 @dataclass
@@ -716,6 +757,68 @@ class Bench:
                 rpc.stop(proc)
         self.say_metric("cluster ", "cluster", rep, "calls/s")
 
+    # --- issue 18's features, each beside the same calls without it ---------------------------
+
+    def scenario_features(self, rep: int) -> None:
+        """plainmcp only: one stdio process per variant of the fixture (FEATURES), all open
+        together; sequential and 64-in-flight `add` on each in turn, the order rotating; then the
+        150,000-character text read whole, inline and through read_more."""
+        if "plainmcp" not in {s.name for s in self.servers}:
+            return
+        plan = self.plan
+        server = next(s for s in self.servers if s.name == "plainmcp")
+        add_args = lambda rid: {"a": rid, "b": 2}  # noqa: E731
+        peers: dict[str, rpc.StdioPeer] = {}
+        k = rep % len(FEATURES)
+        order = FEATURES[k:] + FEATURES[:k]
+        try:
+            for feature in order:
+                env = dict(SERVER_ENV, PLAINMCP_BENCH_LONG_TEXT="1", **feature.env)
+                log = self.logs / f"plainmcp.features-{feature.key}.log"
+                peer = rpc.StdioPeer(f"plainmcp ({feature.key})", server.stdio, log, env)
+                peers[feature.key] = peer
+                peer.initialize(timeout=60, client=feature.client)
+                warm = self.calls(peer, "add", add_args, rpc.check_add, plan.warmup, 1, cap=120)
+                if not self.record(server, rep, f"features {feature.key} warm-up", warm):
+                    raise BenchError(f"{feature.key}: warm-up calls failed")
+            for feature in order:
+                run = self.calls(peers[feature.key], "add", add_args, rpc.check_add, plan.seq, 1)
+                if self.record(server, rep, f"features {feature.key} seq", run):
+                    lat = [ns / 1000 for ns in run["latencies"]]
+                    self.res.put(f"f_seq:{feature.key}", "plainmcp", rep, percentile(lat, 50))
+            for feature in order:
+                peer = peers[feature.key]
+                run = self.calls(peer, "add", add_args, rpc.check_add, plan.tput, WINDOW)
+                if self.record(server, rep, f"features {feature.key} tput", run):
+                    self.res.put(
+                        f"f_tput:{feature.key}", "plainmcp", rep, run["done"] / run["wall"]
+                    )
+                    if run["cpu"] is not None:
+                        cpu = run["cpu"] / run["done"] * 1e6
+                        self.res.put(f"f_cpu:{feature.key}", "plainmcp", rep, cpu)
+            self.long_text(rep, peers[FEATURES[0].key])
+        except BenchError as exc:
+            self.res.note("plainmcp", f"features failed: {exc}")
+        finally:
+            for peer in peers.values():
+                peer.close()
+        self.say_metric("feat   ", "f_tput:plain", rep, "calls/s")
+
+    def long_text(self, rep: int, peer: rpc.StdioPeer) -> None:
+        """The same 150,000 characters inline (one call) and cut to the default limits, read
+        back through read_more until whole: ms per whole text, checked against the fixture."""
+        want = fixtures.long(fixtures.LONG_TEXT)
+        for tool, key in (("long_text", "f_long:inline"), ("long_text_cut", "f_long:read_more")):
+            rpc.read_whole(peer, tool)  # untimed: builds the text once
+            began = time.perf_counter()
+            for _ in range(plan_reads := 20):
+                text, calls = rpc.read_whole(peer, tool)
+                if text != want:
+                    raise BenchError(f"{tool}: the text read back differs from the fixture's")
+            ms = (time.perf_counter() - began) / plan_reads * 1000
+            self.res.put(key, "plainmcp", rep, ms)
+            self.res.put(key.replace("f_long", "f_calls"), "plainmcp", rep, calls)
+
     def say_metric(self, title: str, key: str, rep: int, unit: str) -> None:
         parts = []
         for server in self.servers:
@@ -785,6 +888,8 @@ class Bench:
                 self.guarded(rep, "http", self.scenario_http)
             if "cluster" in self.scenarios:
                 self.guarded(rep, "cluster", self.scenario_cluster)
+            if "features" in self.scenarios:
+                self.guarded(rep, "features", self.scenario_features)
         return self.res
 
 
@@ -907,26 +1012,10 @@ def report(
         cells += [number(res.median(metric.key, n), metric.digits) for n in names]
         cells += [times(res.ratio(metric.key, "plainmcp", o)) for o in others]
         out.append("| " + " | ".join(cells) + " |")
-    if "plainmcp" in names and any(t.against in names for t in TARGETS):
-        out += [
-            "",
-            "## Issue 6 targets",
-            "",
-            "| target | needs | measured | |",
-            "|---|---:|---:|---|",
-        ]
-        for target in TARGETS:
-            if target.against not in names:
-                continue
-            got = res.ratio(target.key, "plainmcp", target.against)
-            if target.at_most is not None:
-                needs = f"≤ {times(target.at_most)}"
-                ok = got is not None and got <= target.at_most
-            else:
-                needs = f"≥ {times(target.at_least)}"
-                ok = got is not None and got >= (target.at_least or 0)
-            verdict = "n/a" if got is None else "pass" if ok else "**miss**"
-            out.append(f"| {target.text} | {needs} | {times(got)} | {verdict} |")
+    for title, targets in (("Issue 6 targets", TARGETS), ("Issue 18 targets", TARGETS_18)):
+        if "plainmcp" in names and any(t.against in names for t in targets):
+            out += targets_report(res, names, title, targets)
+    out += features_report(res)
     if any(res.notes.values()):
         out += ["", "## Notes", ""]
         out += [f"- {text}" for text in res.notes.get("*", [])]
@@ -934,6 +1023,70 @@ def report(
             for text in res.notes.get(name, []):
                 out.append(f"- {labels[name]}: {text}")
     return "\n".join(out) + "\n"
+
+
+def targets_report(res: Results, names: list[str], title: str, targets: list[Target]) -> list[str]:
+    out = ["", f"## {title}", "", "| target | needs | measured | |", "|---|---:|---:|---|"]
+    for target in targets:
+        if target.against not in names:
+            continue
+        got = res.ratio(target.key, "plainmcp", target.against)
+        if target.at_most is not None:
+            needs = f"≤ {times(target.at_most)}"
+            ok = got is not None and got <= target.at_most
+        else:
+            needs = f"≥ {times(target.at_least)}"
+            ok = got is not None and got >= (target.at_least or 0)
+        verdict = "n/a" if got is None else "pass" if ok else "**miss**"
+        out.append(f"| {target.text} | {needs} | {times(got)} | {verdict} |")
+    return out
+
+
+def within(res: Results, key: str, base: str) -> float | None:
+    """Median over repetitions of plainmcp's `key` ÷ its `base`, two rows of one server."""
+    mine = res.values.get(key, {}).get("plainmcp", [])
+    theirs = res.values.get(base, {}).get("plainmcp", [])
+    pairs = [a / b for a, b in zip(mine, theirs, strict=False) if a is not None and b]
+    return statistics.median(pairs) if pairs else None
+
+
+def features_report(res: Results) -> list[str]:
+    """Issue 18's features beside the same scenario without them (the first FEATURES row)."""
+    if not any(key.startswith("f_") for key in res.values):
+        return []
+    base = FEATURES[0].key
+    out = [
+        "",
+        "## Issue 18 features (plainmcp only, stdio, `add`)",
+        "",
+        "One process per variant, all open together; the ÷ columns are the variant ÷ the first"
+        " row, the median of per-repetition ratios.",
+        "",
+        "| feature on | sequential p50 µs | ÷ | 64 in flight calls/s | ÷ | server CPU per call µs"
+        " | ÷ |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for feature in FEATURES:
+        cells = [feature.label]
+        for kind, digits in (("f_seq", 0), ("f_tput", 0), ("f_cpu", 0)):
+            key = f"{kind}:{feature.key}"
+            cells.append(number(res.median(key, "plainmcp"), digits))
+            cells.append(times(within(res, key, f"{kind}:{base}")))
+        out.append("| " + " | ".join(cells) + " |")
+    if "f_long:inline" in res.values:
+        inline, cut = (
+            res.median("f_long:inline", "plainmcp"),
+            res.median("f_long:read_more", "plainmcp"),
+        )
+        calls = res.median("f_calls:read_more", "plainmcp")
+        out += [
+            "",
+            f"150,000 characters read whole: inline (guards off) {number(inline, 2)} ms in one"
+            f" call; cut to the default limits and read back through read_more"
+            f" {number(cut, 2)} ms in {number(calls, 0)} calls"
+            f" ({times(within(res, 'f_long:read_more', 'f_long:inline'))}).",
+        ]
+    return out
 
 
 def main() -> int:
@@ -959,8 +1112,8 @@ def main() -> int:
     )
     parser.add_argument(
         "--scenarios",
-        default="cold,seq,tput,image,rows,stateless,http,cluster",
-        help="comma-separated subset of cold,seq,tput,image,rows,stateless,http,cluster",
+        default="cold,seq,tput,image,rows,stateless,http,cluster,features",
+        help="comma-separated subset of cold,seq,tput,image,rows,stateless,http,cluster,features",
     )
     parser.add_argument("--out", default=str(HERE / "results"), help="where the report goes")
     args = parser.parse_args()

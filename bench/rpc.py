@@ -129,8 +129,11 @@ def call_bytes(rid: int, tool: str, args: dict[str, Any], *, stateless: bool = F
     return orjson.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
 
 
-def initialize_bytes(rid: int, version: str = HANDSHAKE_VERSION) -> bytes:
-    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+def initialize_bytes(
+    rid: int, version: str = HANDSHAKE_VERSION, client: str | None = None
+) -> bytes:
+    info = CLIENT_INFO if client is None else dict(CLIENT_INFO, name=client)
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": info}
     return orjson.dumps({"jsonrpc": "2.0", "id": rid, "method": "initialize", "params": params})
 
 
@@ -286,9 +289,10 @@ class StdioPeer:
         self.next_id += 1
         return rid
 
-    def initialize(self, timeout: float = 60.0) -> dict[str, Any]:
+    def initialize(self, timeout: float = 60.0, client: str | None = None) -> dict[str, Any]:
+        """The handshake; `client` is the clientInfo name to send (a host profile's, say)."""
         rid = self.take_id()
-        reply = self.request(initialize_bytes(rid), rid, timeout)
+        reply = self.request(initialize_bytes(rid, client=client), rid, timeout)
         if "result" not in reply:
             raise BenchError(f"{self.name}: initialize failed: {reply.get('error')}")
         self.send(INITIALIZED)
@@ -716,6 +720,44 @@ def check_image(size: int) -> Callable[[int, dict[str, Any]], str | None]:
         return None
 
     return check
+
+
+CUT = re.compile(r"…\[truncated: showing ([\d,]+) of ([\d,]+) characters")
+MORE = re.compile(r"call the tool ([A-Za-z0-9_.-]+) with arguments (\{[^\n]*?\})\.")
+"""The continuation's sentence, as every marker of a cut result words it (docs/results.md)."""
+
+
+def read_whole(peer: StdioPeer, tool: str) -> tuple[str, int]:
+    """Call `tool` and follow every "call the tool read_more" sentence until the text is whole:
+    (the text, the number of calls). The first result's text block is its part up to the
+    truncation marker; each continued part is its first block, the marker (if more remains) the
+    second."""
+    rid = peer.take_id()
+    reply = peer.request(call_bytes(rid, tool, {}), rid)
+    why = problem(reply)
+    if why:
+        raise BenchError(f"{tool}: {why}")
+    blocks = [b.get("text", "") for b in reply["result"]["content"] if b.get("type") == "text"]
+    first = blocks[0]
+    cut = CUT.search(first)
+    if cut is None:
+        return first, 1
+    parts, calls = [first[: int(cut.group(1).replace(",", ""))]], 1
+    sentence = MORE.search(first)
+    while sentence is not None:
+        rid = peer.take_id()
+        args = orjson.loads(sentence.group(2))
+        reply = peer.request(call_bytes(rid, sentence.group(1), args), rid)
+        calls += 1
+        why = problem(reply)
+        if why:
+            raise BenchError(f"{sentence.group(1)}: {why}")
+        blocks = [b.get("text", "") for b in reply["result"]["content"] if b.get("type") == "text"]
+        parts.append(blocks[0])
+        sentence = MORE.search(blocks[1]) if len(blocks) > 1 else None
+        if calls > 100:
+            raise BenchError("read_more did not finish in 100 calls")
+    return "".join(parts), calls
 
 
 def check_rows(n: int) -> Callable[[int, dict[str, Any]], str | None]:

@@ -41,6 +41,18 @@ def rows(n: int) -> list[dict[str, object]]:
     return [{"id": i, "name": f"row-{i}", "value": i * 0.5, "ok": i % 2 == 0} for i in range(n)]
 
 
+LONG_TEXT = 150_000
+"""Characters of the continuation scenario's text result."""
+
+
+@functools.cache
+def long(n: int) -> str:
+    """n characters of prose-like text: lines of eight words, each line ending in a newline."""
+    line = " ".join(f"word{i % 97}" for i in range(8)) + "\n"
+    text = "".join(line.replace("word", ("alpha", "beta", "gamma")[k % 3]) for k in range(n // 40))
+    return (text * (n // len(text) + 1))[:n]
+
+
 def http_port(argv: list[str]) -> int | None:
     """`--http PORT` on the command line: the port to serve Streamable HTTP on; else None."""
     if "--http" in argv:
