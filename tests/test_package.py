@@ -164,11 +164,7 @@ IMPORTED_MODULES = [
             "exchange",
             "guards",
             "handlers",
-            "handlers.completion",
             "handlers.lifecycle",
-            "handlers.prompts",
-            "handlers.resources",
-            "handlers.subscriptions",
             "handlers.tools",
             "headers",
             "hosts",
@@ -183,9 +179,7 @@ IMPORTED_MODULES = [
             "notify",
             "options",
             "paging",
-            "prompts",
-            "resource_contents",
-            "resources",
+            "pydantic_check",
             "results",
             "schema",
             "schema.errors",
@@ -198,7 +192,6 @@ IMPORTED_MODULES = [
             "server",
             "store",
             "summary",
-            "telemetry",
             "tools",
             "transports",
             "transports.stdout",
@@ -235,7 +228,8 @@ def test_import_loads_exactly_the_pinned_modules() -> None:
 
 def test_features_a_first_call_does_not_use_load_on_first_use() -> None:
     later = ["plainmcp.completion", "plainmcp.prompt_arguments", "plainmcp.uri_templates"]
-    later += ["plainmcp.middleware", "plainmcp.middleware.base"]
+    later += ["plainmcp.middleware", "plainmcp.middleware.base", "plainmcp.prompts"]
+    later += ["plainmcp.resources", "plainmcp.resource_contents"]
     code = (
         "from plainmcp import Server\n"
         "from plainmcp.middleware import Timing\n"

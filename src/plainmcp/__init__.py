@@ -23,14 +23,9 @@ from plainmcp.context import (
     SampleResult,
 )
 from plainmcp.errors import ResourceError
-from plainmcp.headers import Header
 from plainmcp.options import PayloadLimits, ResultOptions
-from plainmcp.prompts import Message, PromptError, PromptResult
-from plainmcp.resource_contents import Contents, safe_join
 from plainmcp.results import ToolError, ToolResult
 from plainmcp.server import Server
-from plainmcp.store import BlobStore, MemoryStore, StoredBlob
-from plainmcp.telemetry import Telemetry
 from plainmcp.transports.stdout import hold_stdout
 
 hold_stdout()  # until this process serves stdio or shows it does not (transports/stdout.py)
@@ -40,6 +35,11 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
+    from plainmcp.headers import Header
+    from plainmcp.prompts import Message, PromptError, PromptResult
+    from plainmcp.resource_contents import Contents, safe_join
+    from plainmcp.store import BlobStore, MemoryStore, StoredBlob
+    from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.security import BearerAuth, Principal
 
 _LAZY = {
@@ -49,9 +49,20 @@ _LAZY = {
     "ToolInfo": "plainmcp.client",
     "BearerAuth": "plainmcp.transports.http.security",
     "Principal": "plainmcp.transports.http.security",
+    "Header": "plainmcp.headers",
+    "Message": "plainmcp.prompts",
+    "PromptError": "plainmcp.prompts",
+    "PromptResult": "plainmcp.prompts",
+    "Contents": "plainmcp.resource_contents",
+    "safe_join": "plainmcp.resource_contents",
+    "BlobStore": "plainmcp.store",
+    "MemoryStore": "plainmcp.store",
+    "StoredBlob": "plainmcp.store",
+    "Telemetry": "plainmcp.telemetry",
 }
-"""Imported on first use: a server process needs neither the client nor the HTTP transport,
-and every millisecond of import is start-up time for each session a host spawns."""
+"""Imported on first use: a server of tools over stdio needs neither the client, the HTTP
+transport, prompts, resources nor telemetry, and every millisecond of import is start-up time
+for each session a host spawns."""
 
 
 def __getattr__(name: str) -> Any:

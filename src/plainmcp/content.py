@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeGuard
 
 from plainmcp import images, mime
 from plainmcp.images import ImageObject
+
+if TYPE_CHECKING:
+    from datetime import datetime
+    from pathlib import Path
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -66,13 +68,20 @@ class Annotations:
             or not 0 <= priority <= 1
         ):
             raise ContentError(f"priority must be a number between 0 and 1, not {priority!r}")
-        if isinstance(last_modified, datetime):
+        if _is_datetime(last_modified):
             if last_modified.tzinfo is None:
                 last_modified = last_modified.astimezone()
             last_modified = last_modified.isoformat()
         object.__setattr__(self, "audience", audience)
         object.__setattr__(self, "priority", priority)
         object.__setattr__(self, "last_modified", last_modified)
+
+
+def _is_datetime(value: object) -> TypeGuard[datetime]:
+    # Asked through sys.modules: no datetime exists before the module is imported, and a
+    # server that never uses one need not import it.
+    module = sys.modules.get("datetime")
+    return module is not None and isinstance(value, module.datetime)
 
 
 class ContentBlock:
@@ -108,6 +117,8 @@ def _read_source(data: object, path: str | Path | None) -> bytes:
     if (data is None) == (path is None):
         raise ContentError("give exactly one of data= or path=")
     if path is not None:
+        from pathlib import Path  # only for files: the stdio start-up does without pathlib
+
         try:
             return Path(path).read_bytes()
         except OSError as exc:
@@ -301,6 +312,8 @@ class ResourceLink(ContentBlock):
 
 def content_uri(raw: bytes) -> str:
     """A stable URI for bytes that have no address of their own."""
+    import hashlib  # only for bytes without an address: not at import
+
     return "urn:plainmcp:sha256:" + hashlib.sha256(raw).hexdigest()[:32]
 
 
@@ -318,8 +331,12 @@ def File(
     found = mime_type or mime.sniff(raw) or (mime.from_path(path) if path is not None else None)
     if found is None:
         found = "application/octet-stream"
-    if uri is None:
-        uri = Path(path).resolve().as_uri() if path is not None else content_uri(raw)
+    if uri is None and path is not None:
+        from pathlib import Path
+
+        uri = Path(path).resolve().as_uri()
+    elif uri is None:
+        uri = content_uri(raw)
     if mime.is_text(found):
         try:
             text = raw.decode("utf-8")

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
-from pydantic import Field
 
 from plainmcp import agreement, mime
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, Text
@@ -93,7 +92,7 @@ def make(server: Server, name: str) -> Tool:
     from plainmcp.tools import make_tool
 
     async def read_more(
-        ref: Annotated[str, Field(description="The ref, exactly as the result gave it.")],
+        ref: Annotated[str, "The ref, exactly as the result gave it."],
         ctx: Context,
     ) -> ToolResult:
         return await _read(server, ctx, ref)

@@ -7,6 +7,7 @@ each entry to its handler (handlers/), builds the Exchange the request is served
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from plainmcp import input_required
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
-from plainmcp.handlers import completion, lifecycle, prompts, resources, subscriptions, tools
+from plainmcp.handlers import lifecycle, tools
 from plainmcp.wire import jsonrpc, methods, render
 from plainmcp.wire.envelope import stateless_revision
 from plainmcp.wire.jsonrpc import (
@@ -42,6 +43,24 @@ log = logging.getLogger("plainmcp")
 
 Handler = Callable[["Server", Exchange], Awaitable[dict[str, Any]]]
 
+
+def _on_first_use(module: str, name: str) -> Handler:
+    """The handler `module.name`, imported by its first request: a server of tools alone never
+    loads the resource, prompt and completion modules (start-up time for each session)."""
+    found: list[Handler] = []
+
+    async def handler(server: Server, ex: Exchange) -> dict[str, Any]:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return await found[0](server, ex)
+
+    handler.__module__, handler.__name__, handler.__qualname__ = module, name, name
+    return handler
+
+
+_RESOURCES, _PROMPTS = "plainmcp.handlers.resources", "plainmcp.handlers.prompts"
+_SUBSCRIPTIONS = "plainmcp.handlers.subscriptions"
+
 HANDLERS: dict[Method, Handler] = {
     methods.INITIALIZE: lifecycle.initialize,
     methods.DISCOVER: lifecycle.discover,
@@ -49,15 +68,15 @@ HANDLERS: dict[Method, Handler] = {
     methods.SET_LEVEL: lifecycle.set_level,
     methods.TOOLS_LIST: tools.list_tools,
     methods.TOOLS_CALL: tools.call,
-    methods.RESOURCES_LIST: resources.list_resources,
-    methods.TEMPLATES_LIST: resources.list_templates,
-    methods.RESOURCES_READ: resources.read,
-    methods.SUBSCRIBE: subscriptions.subscribe,
-    methods.UNSUBSCRIBE: subscriptions.unsubscribe,
-    methods.PROMPTS_LIST: prompts.list_prompts,
-    methods.PROMPTS_GET: prompts.get,
-    methods.COMPLETE: completion.complete,
-    methods.LISTEN: subscriptions.listen,
+    methods.RESOURCES_LIST: _on_first_use(_RESOURCES, "list_resources"),
+    methods.TEMPLATES_LIST: _on_first_use(_RESOURCES, "list_templates"),
+    methods.RESOURCES_READ: _on_first_use(_RESOURCES, "read"),
+    methods.SUBSCRIBE: _on_first_use(_SUBSCRIPTIONS, "subscribe"),
+    methods.UNSUBSCRIBE: _on_first_use(_SUBSCRIPTIONS, "unsubscribe"),
+    methods.PROMPTS_LIST: _on_first_use(_PROMPTS, "list_prompts"),
+    methods.PROMPTS_GET: _on_first_use(_PROMPTS, "get"),
+    methods.COMPLETE: _on_first_use("plainmcp.handlers.completion", "complete"),
+    methods.LISTEN: _on_first_use(_SUBSCRIPTIONS, "listen"),
 }
 """The handler of each entry of the method table (keyed by the entries: names live there)."""
 

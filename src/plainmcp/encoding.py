@@ -14,20 +14,21 @@ import base64
 import dataclasses
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping
-from datetime import UTC, date, datetime, time, timedelta
-from decimal import Decimal
 from enum import Enum
-from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import orjson
-from pydantic import BaseModel
 
 from plainmcp import images
 from plainmcp.content import ContentBlock
 from plainmcp.options import ResultOptions
+from plainmcp.pydantic_check import is_model
+
+if TYPE_CHECKING:
+    from datetime import timedelta
 
 _OPTS = (
     orjson.OPT_PASSTHROUGH_DATETIME
@@ -56,7 +57,7 @@ _BINARY = (bytes, bytearray, memoryview)
 
 
 def _iso_duration(delta: timedelta) -> str:
-    sign = "-" if delta < timedelta(0) else ""
+    sign = "-" if delta < type(delta)(0) else ""
     delta = abs(delta)
     seconds = delta.seconds + delta.microseconds / 1_000_000
     secs = f"{seconds:.6f}".rstrip("0").rstrip(".")
@@ -73,19 +74,23 @@ def _convert(obj: Any, options: ResultOptions, lift: Lift | None = None) -> Any:
         if lift is not None and options.bytes_as != "base64_text":
             return lift(obj)
         return base64.b64encode(bytes(obj)).decode("ascii")
-    if isinstance(obj, datetime):
+    # datetime, decimal and pathlib are asked through sys.modules: none of their values exists
+    # before its module is imported, and importing them would slow every server's start-up.
+    dt = sys.modules.get("datetime")
+    if dt is not None and isinstance(obj, dt.datetime):
         if obj.tzinfo is None:
             obj = obj.astimezone()
         if options.datetimes == "utc":
-            obj = obj.astimezone(UTC)
+            obj = obj.astimezone(dt.UTC)
         return obj.isoformat()
-    if isinstance(obj, date | time):  # a date has no zone; a time of day keeps the one it has
-        return obj.isoformat()
-    if isinstance(obj, BaseModel):
+    if dt is not None and isinstance(obj, dt.date | dt.time):
+        return obj.isoformat()  # a date has no zone; a time of day keeps the one it has
+    if is_model(obj):
         return obj.model_dump(mode="python", by_alias=True)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
-    if isinstance(obj, Decimal):
+    decimal = sys.modules.get("decimal")
+    if decimal is not None and isinstance(obj, decimal.Decimal):
         if obj.is_finite():
             return str(obj)
         return _non_finite(float(obj), options)
@@ -94,13 +99,14 @@ def _convert(obj: Any, options: ResultOptions, lift: Lift | None = None) -> Any:
             return sorted(obj)
         except TypeError:
             return list(obj)
-    if isinstance(obj, PurePath):
+    pathlib = sys.modules.get("pathlib")
+    if pathlib is not None and isinstance(obj, pathlib.PurePath):
         return str(obj)
     if isinstance(obj, UUID):
         return str(obj)
     if isinstance(obj, Enum):
         return obj.value
-    if isinstance(obj, timedelta):
+    if dt is not None and isinstance(obj, dt.timedelta):
         return _iso_duration(obj)
     if isinstance(obj, Mapping):
         return dict(obj)

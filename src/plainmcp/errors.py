@@ -19,7 +19,6 @@ default), or for a tool an isError result, which travels as a ToolError.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -62,6 +61,8 @@ def log_failure(what: str, exc: BaseException, mask: bool) -> str | None:
     if not mask:
         log.error("%s failed", what, exc_info=exc)
         return None
+    import secrets  # only when a failure is masked: not at import
+
     error_id = secrets.token_hex(6)
     log.error("%s failed (error id %s)", what, error_id, exc_info=exc)
     return error_id

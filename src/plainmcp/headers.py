@@ -24,12 +24,12 @@ import base64
 import binascii
 import re
 from collections.abc import Iterator, Mapping
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import GetJsonSchemaHandler
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+if TYPE_CHECKING:
+    from pydantic import GetJsonSchemaHandler
+    from pydantic.json_schema import JsonSchemaValue
+    from pydantic_core import CoreSchema
 
 __all__ = [
     "HEADER_KEYWORD",
@@ -348,6 +348,8 @@ def header_matches(raw_header: str, body_value: object) -> bool:
     if isinstance(body_value, int | float):
         if not _NUMBER.fullmatch(text):
             return False
+        from decimal import Decimal  # header values only: not at import
+
         number = Decimal(text)
         if isinstance(body_value, float):
             return float(number) == body_value

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import mimetypes
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # (offset, signature, mime type), checked in order; RIFF and ftyp containers are refined below.
 _SIGNATURES: tuple[tuple[int, bytes, str], ...] = (

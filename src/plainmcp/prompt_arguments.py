@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic.fields import FieldInfo
-
 from plainmcp.invoke import FunctionSpec, Validator
+from plainmcp.pydantic_check import is_field_info
 from plainmcp.schema import ArgumentError, FieldError
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
@@ -77,7 +76,7 @@ def read_arguments(
         default = param.default
         required = default is inspect.Parameter.empty
         explicit = False
-        if isinstance(default, FieldInfo):
+        if is_field_info(default):
             arg_description = default.description or arg_description
             arg_title = default.title or arg_title
             required = default.is_required()
@@ -254,7 +253,7 @@ def _described(annotation: Any) -> tuple[str | None, str | None]:
     for item in typing.get_args(annotation)[1:]:
         if isinstance(item, str) and description is None:
             description = item
-        elif isinstance(item, FieldInfo):
+        elif is_field_info(item):
             description = item.description or description
             title = item.title or title
     return description, title

@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import TypeAdapter, ValidationError
-
 from plainmcp.content import Annotations, Icon
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
@@ -34,6 +32,8 @@ from plainmcp.scopes import scope_set
 from plainmcp.wire.cursor import page as cursor_page
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from plainmcp.uri_templates import UriTemplate
 
 __all__ = [
@@ -185,6 +185,8 @@ def _check_params(
 def _adapter(annotation: Any, what: str) -> TypeAdapter[Any] | None:
     if annotation is inspect.Parameter.empty or annotation is str or annotation is Any:
         return None
+    from pydantic import TypeAdapter  # only for typed variables: str ones never load pydantic
+
     try:
         return TypeAdapter(annotation)
     except Exception as exc:
@@ -423,6 +425,8 @@ def _arguments(compiled: _Compiled, values: list[str]) -> dict[str, Any] | None:
     for name, value in zip(compiled.template.variables, values, strict=True):
         adapter = compiled.adapters.get(name)
         if adapter is not None:
+            from pydantic import ValidationError  # imported with the adapter already
+
             try:
                 arguments[name] = adapter.validate_python(value)
             except ValidationError:

@@ -26,10 +26,7 @@ from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
-from plainmcp.prompts import Prompts
-from plainmcp.resources import Resource, Resources, ResourceTemplate
 from plainmcp.store import BlobStore, MemoryStore
-from plainmcp.telemetry import Telemetry, instrument
 from plainmcp.tools import Tool, check_name, make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.jsonrpc import Request
@@ -39,6 +36,9 @@ from plainmcp.wire.revisions import Revision
 if TYPE_CHECKING:
     from plainmcp.completion import Completer
     from plainmcp.middleware.base import Middleware, Pipeline
+    from plainmcp.prompts import Prompts
+    from plainmcp.resources import Resource, Resources, ResourceTemplate
+    from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -130,7 +130,11 @@ class Server:
         description (False: descriptions stay as written)."""
         self.telemetry = telemetry
         """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
-        self._instruments = instrument(telemetry) if telemetry is not None else None
+        self._instruments = None
+        if telemetry is not None:
+            from plainmcp.telemetry import instrument
+
+            self._instruments = instrument(telemetry)
         self._lifespan = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
         self._pipeline: Pipeline | None = None
@@ -148,11 +152,42 @@ class Server:
         self.relay: Callable[[str, str], None] | None = None
         """Set by a transport whose sessions live in many processes: list changes and resource
         updates go through it to every process, each of which calls `fan_out`."""
-        self.resources = Resources(on_change=lambda: self._announce("list_changed", "resources"))
-        self.prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
+        self._resources: Resources | None = None
+        self._prompts: Prompts | None = None
         self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
         """Explicit completers by (template, variable); keyed by the template object, not its
         URI, so that a template removed and registered again does not keep the old ones."""
+
+    @property
+    def resources(self) -> Resources:
+        """The resources and templates. Created, and its module imported, on first use: a
+        server of tools alone never loads them (start-up time for every session a host
+        spawns)."""
+        if self._resources is None:
+            from plainmcp.resources import Resources
+
+            self._resources = Resources(
+                on_change=lambda: self._announce("list_changed", "resources")
+            )
+        return self._resources
+
+    @property
+    def prompts(self) -> Prompts:
+        """The prompts; created on first use, as `resources` is."""
+        if self._prompts is None:
+            from plainmcp.prompts import Prompts
+
+            self._prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
+        return self._prompts
+
+    def _counts(self) -> tuple[int, int, bool]:
+        """(resources, prompts, whether there are templates), without creating a registry."""
+        resources, prompts = self._resources, self._prompts
+        return (
+            0 if resources is None else len(resources),
+            0 if prompts is None else len(prompts),
+            resources is not None and resources.has_templates,
+        )
 
     # --- registration ----------------------------------------------------------------------
 
@@ -259,6 +294,8 @@ class Server:
         for variable in complete or {}:
             if variable not in variables:
                 raise ValueError(f"{uri!r} has no template variable {variable!r} to complete")
+        from plainmcp.resources import ResourceTemplate
+
         added = self.resources.add(target, uri, **settings)
         if isinstance(added, ResourceTemplate):
             for variable, completer in (complete or {}).items():
@@ -425,10 +462,11 @@ class Server:
 
     def _offer_inputs(self) -> tuple[bool, bool, bool]:
         """Everything besides the revision that decides `capabilities`."""
+        resources, prompts, templates = self._counts()
         return (
-            bool(len(self.resources)) or self.payload_limits.offload or self._tools_offload,
-            bool(len(self.prompts)),
-            self.resources.has_templates,
+            bool(resources) or self.payload_limits.offload or self._tools_offload,
+            bool(prompts),
+            templates,
         )
 
     def _features(self, rev: Revision) -> frozenset[str]:

@@ -9,7 +9,6 @@ changing the guards.
 from __future__ import annotations
 
 import re
-import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -97,6 +96,8 @@ def admitted(data: bytes, ttl: float, max_bytes: int) -> bytes:
 
 def new_key() -> str:
     """32 random bytes: the key is the only thing protecting the payload."""
+    import secrets  # when the first blob is stored: not at import
+
     return secrets.token_urlsafe(32)
 
 

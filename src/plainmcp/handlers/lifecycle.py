@@ -17,7 +17,8 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     rev = negotiate(params["protocolVersion"])
     offered = server.capabilities(rev)
     features = set(offered)
-    if not rev.completions_capability and (len(server.prompts) or server.resources.templates):
+    _, prompts, templates = server._counts()
+    if not rev.completions_capability and (prompts or templates):
         # 2024-11-05 has completion/complete but no capability to announce it.
         features.add("completions")
     ex.conn.session.open(
