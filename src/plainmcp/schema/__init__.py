@@ -5,8 +5,9 @@ pydantic's generated titles ("A", "Item") as if they were help text. So every lo
 inlined (refs.py), auto-generated titles are dropped (generator.py), and only a true cycle (a
 recursive type) keeps a minimal `$defs`. inputs.py builds input schemas and validates arguments,
 outputs.py builds output schemas and checks structured values, errors.py holds what both report.
-Only pydantic and orjson are imported at module level; `jsonschema` is imported on demand, for
-hand-written schemas only (validation.py).
+Plain signatures (int, str, Optional, Literal, Enum, lists and dicts of them) are served by
+plain.py without pydantic; everything else by pydantic_path.py, the only module here that imports
+pydantic (on demand). `jsonschema` is imported on demand too, for hand-written schemas only.
 """
 
 from plainmcp.schema.errors import ArgumentError, FieldError, OutputMismatch

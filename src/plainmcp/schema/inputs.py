@@ -8,23 +8,14 @@ import inspect
 import typing
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PydanticSchemaGenerationError,
-    PydanticUserError,
-    ValidationError,
-    create_model,
-)
-from pydantic.fields import FieldInfo
-
+from plainmcp.schema import plain
 from plainmcp.schema.errors import ArgumentError, FieldError
-from plainmcp.schema.generator import Generator
-from plainmcp.schema.refs import inline_refs
-from plainmcp.schema.validation import field_errors, json_bytes, jsonschema_check
+from plainmcp.schema.plain import Param
+from plainmcp.schema.validation import jsonschema_check
+
+Validate = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
@@ -37,10 +28,7 @@ class InputSpec:
     """A tool's input schema and the validator that turns JSON arguments into keyword arguments."""
 
     schema: dict[str, Any]
-    _model: type[BaseModel] | None = field(default=None, repr=False, compare=False)
-    _names: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
-    _always: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    _accepted: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _validate: Validate | None = field(default=None, repr=False, compare=False)
     _check: Callable[[Any], list[FieldError]] | None = field(
         default=None, repr=False, compare=False
     )
@@ -59,28 +47,12 @@ class InputSpec:
             raise ArgumentError(
                 [FieldError("", f"Arguments should be an object, got {_short_repr(arguments)}")]
             )
-        if self._model is None:
+        if self._validate is None:
             errors = self._check(dict(arguments)) if self._check is not None else []
             if errors:
                 raise ArgumentError(errors)
             return dict(arguments)
-        # Unknown keys are found here rather than with extra="forbid": pydantic would pass that
-        # config down to nested dataclasses and TypedDicts, unlike nested models.
-        unexpected = [
-            FieldError(str(key), "Unexpected argument")
-            for key in arguments
-            if key not in self._accepted
-        ]
-        try:
-            validated = self._model.__pydantic_validator__.validate_json(
-                json_bytes(arguments), strict=True
-            )
-        except ValidationError as exc:
-            raise ArgumentError(field_errors(exc) + unexpected) from None
-        if unexpected:
-            raise ArgumentError(unexpected)
-        given = validated.model_fields_set | self._always
-        return {self._names[key]: getattr(validated, key) for key in self._names if key in given}
+        return self._validate(arguments)
 
 
 def input_spec(
@@ -97,17 +69,58 @@ def input_spec(
     keep a minimal `$defs` (see `inline_refs`). Raises TypeError for `*args`/`**kwargs`,
     positional-only parameters and types pydantic cannot describe.
     """
+    name, params = _params(fn, hidden)
+    docs = dict(param_docs or {})
+    built = plain.plain_fields(params, docs)
+    if built is None:
+        return _pydantic_spec(fn, name, params, docs)
+    schema, plain_validate = built
+    fallback: list[Validate] = []
+
+    def validate(arguments: Mapping[str, Any]) -> dict[str, Any]:
+        if type(arguments) is dict:
+            try:
+                return plain_validate(arguments)
+            except plain.Unsure:
+                pass
+        if not fallback:  # a value only pydantic judges as pydantic does: ask it, once built
+            fallback.append(_pydantic_spec(fn, name, params, docs).validate)
+        return fallback[0](arguments)
+
+    return InputSpec(schema=schema, _validate=validate)
+
+
+def pydantic_input_spec(
+    fn: Callable[..., Any],
+    *,
+    param_docs: Mapping[str, str] | None = None,
+    hidden: Collection[str] = (),
+) -> InputSpec:
+    """`input_spec` through pydantic whatever the signature: what the plain path must equal."""
+    name, params = _params(fn, hidden)
+    return _pydantic_spec(fn, name, params, dict(param_docs or {}))
+
+
+def _pydantic_spec(
+    fn: Callable[..., Any], name: str, params: list[Param], docs: Mapping[str, str]
+) -> InputSpec:
+    from plainmcp.schema.pydantic_path import input_model
+
+    model_name = f"{getattr(fn, '__name__', 'tool')}_arguments"
+    raw, validate = input_model(model_name, name, params, docs)
+    return InputSpec(schema=_input_root(raw), _validate=validate)
+
+
+def _params(fn: Callable[..., Any], hidden: Collection[str]) -> tuple[str, list[Param]]:
+    """The name to report `fn` by, and its described parameters (TypeError for the rest)."""
     name = getattr(fn, "__qualname__", None) or repr(fn)
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"cannot read the signature of {name}: {exc}") from exc
     hints = _type_hints(fn, name, hidden)
-    docs = dict(param_docs or {})
-    fields: dict[str, Any] = {}
-    names: dict[str, str] = {}
-    always: set[str] = set()
-    for index, param in enumerate(signature.parameters.values()):
+    params: list[Param] = []
+    for param in signature.parameters.values():
         if param.name in hidden:
             continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
@@ -122,40 +135,8 @@ def input_spec(
                 "keyword arguments"
             )
         annotation = hints.get(param.name, param.annotation)
-        if annotation is inspect.Parameter.empty:
-            annotation = Any
-        annotation, text, described = _split_description(annotation)
-        default = param.default
-        if isinstance(default, FieldInfo):
-            annotation = Annotated[annotation, default]
-            described = described or default.description is not None
-            always.add(f"p{index}")
-            default = inspect.Parameter.empty
-        options: dict[str, Any] = {"alias": param.name}
-        if not described:
-            description = text if text is not None else docs.get(param.name)
-            if description is not None:
-                options["description"] = description
-        if default is not inspect.Parameter.empty:
-            options["default"] = default
-        fields[f"p{index}"] = (annotation, Field(**options))
-        names[f"p{index}"] = param.name
-    try:
-        model: type[BaseModel] = create_model(
-            f"{getattr(fn, '__name__', 'tool')}_arguments",
-            __config__=ConfigDict(extra="ignore"),
-            **fields,
-        )
-        raw = model.model_json_schema(schema_generator=Generator)
-    except (PydanticSchemaGenerationError, PydanticUserError) as exc:
-        raise TypeError(f"{name}: cannot build an input schema: {exc}") from exc
-    return InputSpec(
-        schema=_input_root(inline_refs(raw)),
-        _model=model,
-        _names=names,
-        _always=frozenset(always),
-        _accepted=frozenset(names.values()),
-    )
+        params.append(Param(param.name, annotation, param.default))
+    return name, params
 
 
 def _type_hints(fn: Callable[..., Any], name: str, skip: Collection[str]) -> dict[str, Any]:
@@ -191,22 +172,6 @@ def _type_hints(fn: Callable[..., Any], name: str, skip: Collection[str]) -> dic
 class _AnnotationHolder:
     def __init__(self, annotations: dict[str, Any]) -> None:
         self.__annotations__ = annotations
-
-
-def _split_description(annotation: Any) -> tuple[Any, str | None, bool]:
-    """Take a plain-string description out of Annotated[X, "text"].
-
-    Returns the annotation without string metadata, that text, and whether a Field(...) in the
-    metadata already carries a description (which then wins).
-    """
-    if typing.get_origin(annotation) is not Annotated:
-        return annotation, None, False
-    base, *metadata = typing.get_args(annotation)
-    strings = [m for m in metadata if isinstance(m, str)]
-    rest = [m for m in metadata if not isinstance(m, str)]
-    described = any(isinstance(m, FieldInfo) and m.description is not None for m in rest)
-    rebuilt = Annotated.__class_getitem__((base, *rest)) if rest else base
-    return rebuilt, strings[0] if strings else None, described
 
 
 def _input_root(schema: dict[str, Any]) -> dict[str, Any]:

@@ -13,18 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import (
-    PydanticSchemaGenerationError,
-    PydanticUserError,
-    TypeAdapter,
-    ValidationError,
-)
-from pydantic_core import PydanticSerializationError
-
+from plainmcp.schema import plain
 from plainmcp.schema.errors import FieldError, OutputMismatch
-from plainmcp.schema.generator import Generator
 from plainmcp.schema.refs import inline_refs
-from plainmcp.schema.validation import field_errors, json_bytes, jsonschema_check
+from plainmcp.schema.validation import json_bytes, jsonschema_check
 from plainmcp.wire import json as wire_json
 
 
@@ -90,22 +82,54 @@ def output_spec(annotation: Any) -> OutputSpec | None:
     """
     if _is_unstructured(annotation):
         return None
-    try:
-        adapter: TypeAdapter[Any] = TypeAdapter(annotation)
-        raw = adapter.json_schema(mode="serialization", schema_generator=Generator)
-    except (PydanticSchemaGenerationError, PydanticUserError) as exc:
-        raise TypeError(
-            f"cannot build an output schema for return type {annotation!r}: {exc}"
-        ) from exc
+    built = plain.output_node(annotation)
+    if built is None:
+        return pydantic_output_spec(annotation)
+    schema, node_check = built
+    fallback: list[Callable[[bytes], list[FieldError]]] = []
+
+    def pydantic_check(data: bytes) -> list[FieldError]:
+        if not fallback:  # a value only pydantic judges as pydantic does: ask it, once built
+            from plainmcp.schema.pydantic_path import output_adapter
+
+            fallback.append(output_adapter(annotation)[1])
+        return fallback[0](data)
+
+    def check_decoded(value: Any) -> list[FieldError]:
+        errors: list[FieldError] = []
+        node_check(value, (), errors)
+        return errors
 
     def check_json(data: bytes) -> list[FieldError]:
         try:
-            adapter.validate_json(data, strict=True)
-        except ValidationError as exc:
-            return field_errors(exc)
-        except PydanticSerializationError as exc:  # pragma: no cover - defensive
-            return [FieldError("", str(exc))]
-        return []
+            return check_decoded(wire_json.loads(data))
+        except (plain.Unsure, ValueError):  # DecodeError, Unrepresentable: pydantic says
+            return pydantic_check(data)
+
+    def check(value: Any) -> list[FieldError]:
+        try:
+            return check_decoded(value)
+        except plain.Unsure:
+            pass
+        try:  # orjson as the result is written (NaN as null); else exact for wide integers
+            data = json_bytes(value)
+        except (TypeError, ValueError) as exc:
+            return [FieldError("", f"Value is not JSON-serializable: {exc}")]
+        return check_json(data)
+
+    return OutputSpec(
+        schema=schema,
+        _check=check,
+        _check_json=check_json,
+        _surely_fits=_shape_only_check(schema),
+    )
+
+
+def pydantic_output_spec(annotation: Any) -> OutputSpec:
+    """`output_spec` through pydantic for a structured annotation: what plain must equal."""
+    from plainmcp.schema.pydantic_path import output_adapter
+
+    schema, check_json = output_adapter(annotation)
 
     def check(value: Any) -> list[FieldError]:
         try:  # orjson as the result is written (NaN as null); else exact for wide integers
@@ -114,7 +138,6 @@ def output_spec(annotation: Any) -> OutputSpec | None:
             return [FieldError("", f"Value is not JSON-serializable: {exc}")]
         return check_json(data)
 
-    schema = inline_refs(raw)
     return OutputSpec(
         schema=schema,
         _check=check,

@@ -1,19 +1,22 @@
 """What input and output checks share: the JSON bytes pydantic validates, pydantic's errors as
-FieldErrors, and `jsonschema` for hand-written schemas (imported on demand)."""
+FieldErrors, and `jsonschema` for hand-written schemas (imported on demand). pydantic itself is
+never imported here: its errors only reach this module once it is loaded."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import ValidationError
 
 from plainmcp.schema.errors import FieldError
 from plainmcp.wire import json as wire_json
 
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
-def _json_repr(value: Any, limit: int = 80) -> str:
+
+def json_repr(value: Any, limit: int = 80) -> str:
     """How the model sent the value (JSON), not how Python would print it."""
     try:
         text = wire_json.dumps(value).decode()
@@ -41,7 +44,7 @@ def field_errors(exc: ValidationError) -> list[FieldError]:
         else:
             message = err["msg"]
             if ", got " not in message:
-                message += f", got {_json_repr(err.get('input'))}"
+                message += f", got {json_repr(err.get('input'))}"
         errors.append(FieldError(path, message))
     return errors
 
