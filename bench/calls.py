@@ -12,12 +12,14 @@ The features of issue 18, each on its own so its cost can be told from the plain
 (the built-in Timing, its lines written to /dev/null), `--telemetry` (Telemetry() with no
 OpenTelemetry SDK set up), `--client=NAME` (the handshake's clientInfo name: a host profile).
 Without them the script uses nothing newer than Server, tool, connect, bind and receive_nowait,
-so it also counts older checkouts (PYTHONPATH=old/src).
+so it also counts older checkouts (PYTHONPATH=old/src); `add_inline` (`inline=True`: the
+function on the event loop) is registered only where the checkout has the option.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from typing import Any
 
@@ -80,6 +82,14 @@ def add(a: int, b: int) -> int:
 @app.tool
 async def add_async(a: int, b: int) -> int:
     return a + b
+
+
+def add_inline(a: int, b: int) -> int:
+    return a + b
+
+
+with contextlib.suppress(TypeError):  # a checkout from before inline=True: nothing to count
+    app.tool(inline=True)(add_inline)
 
 
 ENVELOPE = (

@@ -139,6 +139,20 @@ METRICS = [
     Metric("tput_cpu", "64 in flight: server CPU per call", "µs", True),
     Metric("seq_async_p50", "sequential `add_async` (async def): p50 latency", "µs", True),
     Metric("tput_async", "64 in flight: `add_async` (async def) throughput", "calls/s", False),
+    Metric(
+        "seq_inline_p50",
+        "sequential `add_inline` (plainmcp's def with inline=True; the others' cell is their"
+        " `add`): p50 latency",
+        "µs",
+        True,
+    ),
+    Metric(
+        "tput_inline",
+        "64 in flight: `add_inline` (plainmcp's def with inline=True; the others' cell is their"
+        " `add`) throughput",
+        "calls/s",
+        False,
+    ),
     Metric("seq26_p50", "2026-07-28 stateless `add`: sequential p50", "µs", True),
     Metric("tput26", "2026-07-28 stateless `add`: 64 in flight", "calls/s", False),
     Metric(
@@ -230,6 +244,12 @@ TARGETS_18 = [
         at_most=0.12,
     ),
     Target("`def` tool: 64 in flight ≥ 20× the SDK", "tput", "sdk", at_least=20),
+    Target(
+        "`def` tool with inline=True: sequential p50 ≤ ×0.12 of the SDK's `def`",
+        "seq_inline_p50",
+        "sdk",
+        at_most=0.12,
+    ),
     Target("`def` tool, 2026-07-28: 64 in flight ≥ 20× the SDK", "tput26", "sdk", at_least=20),
     Target("spawn → first tools/call ≤ 1/5 of the SDK's", "cold_call", "sdk", at_most=1 / 5),
     Target("spawn → first tools/call ≤ 2× the ceiling's", "cold_call", "ceiling", at_most=2),
@@ -354,6 +374,11 @@ class Bench:
         for why, n in run["failures"].items():
             self.res.note(server.name, f"{scenario}: {n} × {why}")
         return run["done"] > 0 and not run["failures"]
+
+    def at(self, key: str, server: Server, rep: int) -> float | None:
+        """The value `key` got for `server` in repetition `rep` (None if it got none)."""
+        row = self.res.values.get(key, {}).get(server.name, [])
+        return row[rep] if rep < len(row) else None
 
     def harness_note(self, server: Server, rep: int, scenario: str, run: dict[str, Any]) -> None:
         """How busy the harness itself was while the ceiling ran: near 100 % means the ceiling
@@ -509,6 +534,15 @@ class Bench:
                     if self.record(server, rep, "seq_async", run):
                         lat = [ns / 1000 for ns in run["latencies"]]
                         self.res.put("seq_async_p50", server.name, rep, percentile(lat, 50))
+                    if server.name != "plainmcp":  # a def tool runs on their loop already
+                        self.res.put(
+                            "seq_inline_p50", server.name, rep, self.at("seq_p50", server, rep)
+                        )
+                        return
+                    run = self.calls(peer, "add_inline", add_args, rpc.check_add, plan.seq, 1)
+                    if self.record(server, rep, "seq_inline", run):
+                        lat = [ns / 1000 for ns in run["latencies"]]
+                        self.res.put("seq_inline_p50", server.name, rep, percentile(lat, 50))
 
                 each("seq", seq)
                 self.say_metric("seq    ", "seq_p50", rep, "µs")
@@ -527,6 +561,12 @@ class Bench:
                     run = self.calls(peer, "add_async", add_args, rpc.check_add, plan.tput, WINDOW)
                     if self.record(server, rep, "tput_async", run):
                         self.res.put("tput_async", server.name, rep, run["done"] / run["wall"])
+                    if server.name != "plainmcp":
+                        self.res.put("tput_inline", server.name, rep, self.at("tput", server, rep))
+                        return
+                    run = self.calls(peer, "add_inline", add_args, rpc.check_add, plan.tput, WINDOW)
+                    if self.record(server, rep, "tput_inline", run):
+                        self.res.put("tput_inline", server.name, rep, run["done"] / run["wall"])
 
                 each("tput", tput)
                 self.say_metric("tput   ", "tput", rep, "calls/s")

@@ -10,6 +10,7 @@ import inspect
 import logging
 import re
 import threading
+import time
 import typing
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -83,6 +84,73 @@ async def test_an_awaitable_a_sync_function_returns_is_awaited_on_the_loop() -> 
 
     assert await invoke(spec_of(sync), {}) == "awaited"
     assert where == [loop_thread]
+
+
+async def test_an_inline_sync_function_runs_on_the_loop_thread_and_a_plain_one_does_not() -> None:
+    loop_thread = threading.get_ident()
+    ran: list[tuple[str, bool]] = []
+
+    def where(label: str) -> str:
+        ran.append((label, threading.get_ident() == loop_thread))
+        return label
+
+    assert await invoke(spec_of(where, inline=True), {"label": "inline"}) == "inline"
+    assert await invoke(spec_of(where), {"label": "worker"}) == "worker"
+    assert ran == [("inline", True), ("worker", False)]
+
+
+def test_inline_is_read_at_registration_and_refused_where_it_cannot_hold() -> None:
+    async def coro() -> None: ...
+
+    def plain() -> None: ...
+
+    assert function_spec(plain, "f", TOOL, inline=True).inline is True
+    assert function_spec(plain, "f", TOOL).inline is False
+    with pytest.raises(TypeError) as not_sync:
+        function_spec(coro, "f", TOOL, inline=True)
+    with pytest.raises(TypeError) as bounded:
+        function_spec(plain, "f", PROMPT, inline=True, timeout=1.0)
+    assert str(not_sync.value) == (
+        "tool 'f': inline=True is for a plain def function; an async one runs on the event loop"
+        " already"
+    )
+    assert str(bounded.value) == (
+        "prompt 'f': inline=True and timeout= cannot go together: an inline function runs on the"
+        " event loop, where nothing can stop it at a deadline"
+    )
+
+
+async def test_no_bound_applies_to_an_inline_function(caplog: pytest.LogCaptureFixture) -> None:
+    """The same function past the same default bound: in a worker thread it is abandoned at the
+    deadline; inline, nothing could stop it, so its result (even an awaitable's) is kept."""
+    returned = threading.Event()
+
+    class Checkpoint:
+        """Awaited, it passes a checkpoint (where a bound, had one applied, would cancel)."""
+
+        def __init__(self, label: str) -> None:
+            self.label = label
+
+        def __await__(self) -> typing.Generator[Any, None, str]:
+            yield from anyio.sleep(0).__await__()
+            return self.label
+
+    def overrun(label: str) -> Checkpoint:
+        start = time.monotonic()
+        while time.monotonic() < start + 0.05:  # a CPU spin: past the 0.01 s bound for certain
+            pass
+        returned.set()
+        return Checkpoint(label)
+
+    with caplog.at_level(logging.DEBUG, logger="plainmcp"):
+        kept = await invoke(spec_of(overrun, inline=True), {"label": "inline"}, None, False, 0.01)
+        returned.clear()
+        with pytest.raises(ToolError) as timed_out:
+            await invoke(spec_of(overrun), {"label": "worker"}, None, False, 0.01)
+    assert kept == "inline"
+    assert await anyio.to_thread.run_sync(returned.wait, 5)  # the abandoned thread is done
+    assert timed_out.value.message == "Tool 'f' timed out after 0.01 seconds and was stopped."
+    assert records(caplog) == [(logging.WARNING, "tool 'f' timed out after 0.01 s", False)]
 
 
 def test_what_counts_as_async() -> None:

@@ -1185,3 +1185,5 @@ async def test_the_snippets_of_docs_server_md_run_as_documented(
         ]
         assert (await s.call("search", {"query": ""}))["isError"] is True
         assert (await s.call("add", {"a": 2, "b": 3}))["structuredContent"] == {"result": 5}
+        counted = await s.call("word_count", {"name": "todo"})
+        assert counted["structuredContent"] == {"result": 3}

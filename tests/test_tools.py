@@ -7,9 +7,12 @@ import json
 import logging
 import re
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.from_thread
 import orjson
 import pytest
 from typing_extensions import TypedDict
@@ -18,6 +21,7 @@ from plainmcp import Icon, Image, ResultOptions, Server, Text, ToolError, ToolRe
 from plainmcp.context import ClientCapabilityError, Context
 from plainmcp.resources import safe_join
 from plainmcp.results import CallResult
+from plainmcp.testing import connect, render_all
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS
@@ -631,3 +635,128 @@ def test_examples_must_be_argument_objects(bad: Any) -> None:
 
     with pytest.raises(TypeError, match="tool 'add': "):
         make_tool(add, examples=bad)
+
+
+# --- inline=True: a plain def on the event loop ----------------------------------------------
+
+
+def weather(city: str, mode: str = "ok") -> Weather:
+    """One function for every outcome: a value, a ToolError, an unexpected exception."""
+    if mode == "refuse":
+        raise ToolError(f"no station in {city}")
+    if mode == "boom":
+        raise ValueError("the sensor broke")
+    return {"city": city, "celsius": 3.5}
+
+
+def test_inline_results_errors_and_structured_output_are_those_of_the_thread() -> None:
+    inline, threaded = Server("t"), Server("t")
+    inline.tool(inline=True)(weather)
+    threaded.tool(weather)
+    assert inline.tools["weather"].inline and not threaded.tools["weather"].inline
+    cases = [{"city": "Oslo"}, {"city": "Oslo", "mode": "refuse"}, {"city": "Oslo", "mode": "boom"}]
+    cases.append({"city": 3})
+    sent = [render_all(inline, "weather", case) for case in cases]
+    assert [orjson.dumps(s) for s in sent] == [
+        orjson.dumps(render_all(threaded, "weather", case)) for case in cases
+    ]
+    assert [s["2025-11-25"] for s in sent] == [
+        {
+            "content": [{"type": "text", "text": '{"city":"Oslo","celsius":3.5}'}],
+            "structuredContent": {"city": "Oslo", "celsius": 3.5},
+            "isError": False,
+        },
+        {"content": [{"type": "text", "text": "no station in Oslo"}], "isError": True},
+        {
+            "content": [
+                {"type": "text", "text": "Tool 'weather' failed: ValueError: the sensor broke"}
+            ],
+            "isError": True,
+        },
+        {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Invalid arguments for tool 'weather':\n"
+                    "- city: Input should be a valid string, got 3",
+                }
+            ],
+            "isError": True,
+        },
+    ]
+
+
+def test_inline_is_refused_for_async_functions_and_with_a_timeout() -> None:
+    app = Server("t")
+
+    async def fetch() -> str:
+        return "x"
+
+    class Caller:
+        __name__ = "caller"
+
+        async def __call__(self) -> str:
+            return "x"
+
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    messages = []
+    for fn in (fetch, Caller(), functools.partial(fetch)):
+        with pytest.raises(TypeError) as got:
+            app.tool(name="f", inline=True)(fn)
+        messages.append(str(got.value))
+    with pytest.raises(TypeError) as bounded:
+        app.tool(inline=True, timeout=5)(add)
+    async_refusal = (
+        "tool 'f': inline=True is for a plain def function; an async one runs on the event loop"
+        " already"
+    )
+    assert messages == [async_refusal] * 3
+    assert str(bounded.value) == (
+        "tool 'add': inline=True and timeout= cannot go together: an inline function runs on the"
+        " event loop, where nothing can stop it at a deadline"
+    )
+    assert app.tools == {}
+
+
+@pytest.mark.anyio
+async def test_an_inline_tools_iterator_is_drained_on_the_loop_too() -> None:
+    loop_thread = threading.get_ident()
+    taken: list[tuple[str, bool]] = []
+
+    def items(label: str) -> Iterator[int]:
+        for n in range(3):
+            taken.append((label, threading.get_ident() == loop_thread))
+            yield n
+
+    inline = await call(make_tool(items, inline=True), {"label": "inline"})
+    threaded = await call(make_tool(items), {"label": "worker"})
+    assert inline.structured_json == threaded.structured_json == b"[0,1,2]"
+    assert taken == [("inline", True)] * 3 + [("worker", False)] * 3
+
+
+@pytest.mark.anyio
+async def test_an_inline_tool_has_the_synchronous_context_but_not_anyio_from_thread() -> None:
+    app = Server("t")
+    loop_thread = threading.get_ident()
+
+    async def on_loop() -> str:
+        return "reached"
+
+    @app.tool(inline=True)
+    def probe(ctx: Context) -> str:
+        try:
+            hop = anyio.from_thread.run(on_loop)
+        except RuntimeError as exc:
+            hop = type(exc).__name__
+        return (
+            f"id={ctx.request_id} client={ctx.client_info['name']} cancelled={ctx.cancelled}"
+            f" on the loop={threading.get_ident() == loop_thread} from_thread: {hop}"
+        )
+
+    async with connect(app) as client:
+        result = await client.call_tool("probe", {})
+    assert result.text == (
+        "id=2 client=plainmcp cancelled=False on the loop=True from_thread: NoEventLoopError"
+    )

@@ -36,6 +36,7 @@ app = Server(
     telemetry=TELEMETRY,
 )
 tool = app.tool(limits=NO_LIMITS) if LONG else app.tool  # the main rows: as before
+inline_tool = app.tool(inline=True, limits=NO_LIMITS) if LONG else app.tool(inline=True)
 
 
 class Noop(Middleware):
@@ -69,6 +70,12 @@ def add(a: int, b: int) -> int:
 @tool
 async def add_async(a: int, b: int) -> int:
     """Add two integers (a coroutine: no worker thread)."""
+    return a + b
+
+
+@inline_tool
+def add_inline(a: int, b: int) -> int:
+    """Add two integers (inline=True: on the event loop, as the other servers run a def tool)."""
     return a + b
 
 

@@ -75,6 +75,9 @@ class FunctionSpec:
     """Wire arguments to keyword arguments (without a validator of its own: a copy)."""
     timeout: float | None = None
     """Seconds the function may run (None: the caller's default applies)."""
+    inline: bool = False
+    """A sync function called on the event loop's thread, by explicit opt-in: no hand-off to a
+    worker thread, and so no bound either (nothing can interrupt it there, nor abandon it)."""
 
 
 def is_async(fn: Callable[..., Any]) -> bool:
@@ -96,14 +99,21 @@ def function_spec(
     *,
     timeout: float | None = None,
     signature: bool = True,
+    inline: bool = False,
 ) -> FunctionSpec:
-    """Read `fn` for calling it; TypeError if its signature cannot be read.
+    """Read `fn` for calling it; TypeError if its signature cannot be read, or if `inline`
+    cannot hold for it.
 
     `signature=False` for functions called positionally (completers). A validator, which needs
     the Context parameters first, is added with `dataclasses.replace`.
     """
+    asynchronous = is_async(fn)
+    if inline:
+        _check_inline(failures.noun, name, asynchronous, timeout)
     if not signature:
-        return FunctionSpec(fn, name, failures, is_async=is_async(fn), timeout=timeout)
+        return FunctionSpec(
+            fn, name, failures, is_async=asynchronous, timeout=timeout, inline=inline
+        )
     try:
         parameters = dict(inspect.signature(fn).parameters)
     except (TypeError, ValueError) as exc:
@@ -114,9 +124,24 @@ def function_spec(
         failures,
         parameters=parameters,
         context_params=context_params(fn),
-        is_async=is_async(fn),
+        is_async=asynchronous,
         timeout=timeout,
+        inline=inline,
     )
+
+
+def _check_inline(noun: str, name: str, asynchronous: bool, timeout: float | None) -> None:
+    """Refuse `inline=True` where its promise (a plain call on the loop) cannot hold."""
+    if asynchronous:
+        raise TypeError(
+            f"{noun} {name!r}: inline=True is for a plain def function; an async one runs on"
+            " the event loop already"
+        )
+    if timeout is not None:
+        raise TypeError(
+            f"{noun} {name!r}: inline=True and timeout= cannot go together: an inline function"
+            " runs on the event loop, where nothing can stop it at a deadline"
+        )
 
 
 async def invoke(
@@ -132,11 +157,12 @@ async def invoke(
     """Validate `arguments`, call the function in its place and return what it returned.
 
     Every Context parameter gets `context`. An async function runs on the event loop, a sync one
-    in a worker thread (an awaitable it returns is awaited on the loop). The bound is the spec's
-    timeout, else `timeout`: an async function is cancelled at it, a sync one cannot be
-    interrupted, so its thread is abandoned and its result ignored. A cancellation of the caller
-    reaches an async function as anyio's cancellation exception and passes on; so does
-    InputRequired (a BaseException).
+    in a worker thread (an awaitable it returns is awaited on the loop), or on the loop when its
+    spec is `inline`. The bound is the spec's timeout, else `timeout`: an async function is
+    cancelled at it, a sync one cannot be interrupted, so its thread is abandoned and its result
+    ignored; an inline one has no thread to abandon, so no bound applies to it. A cancellation
+    of the caller reaches an async function as anyio's cancellation exception and passes on; so
+    does InputRequired (a BaseException).
 
     Every failure leaves as the exception `spec.failures` makes of it (a JSON-RPC error, or a
     ToolError carrying a tool's isError message), logged as `plainmcp.errors` says, except the
@@ -161,10 +187,13 @@ async def invoke(
         kwargs[param] = context
     bound = spec.timeout if spec.timeout is not None else timeout
     try:
-        if bound is None:  # the hot path, written out: no coroutine between here and fn
+        if bound is None or spec.inline:  # the hot path, written out: no coroutine before fn
             if spec.is_async:
                 return await spec.fn(**kwargs)
-            value = await run_in_worker(functools.partial(spec.fn, **kwargs))
+            if spec.inline:
+                value = spec.fn(**kwargs)
+            else:
+                value = await run_in_worker(functools.partial(spec.fn, **kwargs))
             return (await value) if inspect.isawaitable(value) else value
         with anyio.move_on_after(bound):
             return await _run(spec, kwargs)

@@ -49,9 +49,10 @@ def is_paged(value: Any) -> bool:
     return isinstance(value, abc.Iterator | abc.AsyncIterator)
 
 
-async def drain(value: Any, name: str) -> list[Any]:
+async def drain(value: Any, name: str, *, inline: bool = False) -> list[Any]:
     """Every item of `value` (at most MAX_ITEMS); the iterator is closed when it is left
-    unfinished, or the call is cancelled."""
+    unfinished, or the call is cancelled. A sync iterator is taken in a worker thread, or on the
+    loop for an `inline` tool (whose function ran there)."""
     if isinstance(value, abc.AsyncIterator):
         items: list[Any] = []
         try:
@@ -78,7 +79,7 @@ async def drain(value: Any, name: str) -> list[Any]:
             del taken[MAX_ITEMS:]
         return taken
 
-    return await run_in_worker(take)
+    return take() if inline else await run_in_worker(take)
 
 
 def _stopped(name: str) -> None:

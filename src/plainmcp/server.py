@@ -212,6 +212,7 @@ class Server:
         limits: PayloadLimits | None = None,
         text_fallback: TextFallback | None = None,
         examples: Sequence[Mapping[str, Any]] | None = None,
+        inline: bool = False,
     ) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]

@@ -116,6 +116,11 @@ class Tool:
         """Seconds this tool may run (None: the Server's tool_timeout applies)."""
         return self.spec.timeout
 
+    @property
+    def inline(self) -> bool:
+        """A plain def run on the event loop (`@app.tool(inline=True)`), not in a worker thread."""
+        return self.spec.inline
+
 
 class ToolFailures(Failures):
     """A tool's failures are isError results the model reads, carried out of `invoke` as a
@@ -186,6 +191,7 @@ def make_tool(
     limits: PayloadLimits | None = None,
     text_fallback: TextFallback | None = None,
     examples: Iterable[Mapping[str, Any]] | None = None,
+    inline: bool = False,
 ) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
     if not callable(fn):
@@ -201,7 +207,7 @@ def make_tool(
     mode = (
         None if text_fallback is None else text_mode(text_fallback, f"tool {name!r}: text_fallback")
     )
-    call = function_spec(fn, name, FAILURES, timeout=timeout)
+    call = function_spec(fn, name, FAILURES, timeout=timeout, inline=inline)
     spec = (
         schema_input_spec(input_schema)
         if input_schema is not None
@@ -305,7 +311,7 @@ async def _paged(value: Any, tool: Tool, options: ResultOptions, mask_errors: bo
     """An iterator's items as a list: the structured value (a JSON array even without an output
     schema, so that the guards can cut it at an item)."""
     try:
-        items = await paging.drain(value, tool.name)
+        items = await paging.drain(value, tool.name, inline=tool.spec.inline)
     except ToolError as exc:
         return error_result(exc.message)
     except Exception as exc:
