@@ -3,7 +3,6 @@ naming the hosts (from the host table) that show the model only one of them."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -24,8 +23,8 @@ RAW = b'{"count":2,"files":["a.txt","b.txt"]}'
 
 
 def host(title: str, reads: Any) -> HostProfile:
-    return dataclasses.replace(
-        GENERIC, key=title.lower().replace(" ", "-"), title=title, reads=Cell(reads, "a test")
+    return GENERIC._replace(
+        key=title.lower().replace(" ", "-"), title=title, reads=Cell(reads, "a test")
     )
 
 

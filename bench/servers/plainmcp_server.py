@@ -17,16 +17,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fixtures import LONG_TEXT, http_port, long, png, rows, watchdog
 
-from plainmcp import Image, PayloadLimits, Server, Telemetry
-from plainmcp.middleware import CallInfo, Middleware, NextCall, NextRequest, RequestInfo, Timing
+from plainmcp import Image, PayloadLimits, Server
 
 NO_LIMITS = PayloadLimits(
     text_block=None, text_result=None, structured=None, binary_block=None, binary_result=None
 )
 
 # PLAINMCP_BENCH_TELEMETRY=1: telemetry on, with no OpenTelemetry SDK set up (the cost of the
-# option alone; needs opentelemetry-api in the bench venv).
-TELEMETRY = Telemetry() if os.environ.get("PLAINMCP_BENCH_TELEMETRY") else None
+# option alone; needs opentelemetry-api in the bench venv). The variants import what they use
+# only when chosen, as a server that does not use a feature never imports it.
+TELEMETRY = None
+if os.environ.get("PLAINMCP_BENCH_TELEMETRY"):
+    from plainmcp import Telemetry
+
+    TELEMETRY = Telemetry()
 # PLAINMCP_BENCH_LONG_TEXT=1 (the features scenario): the server's limits are the defaults, as
 # read_more sizes its parts to them; every tool but long_text_cut keeps the guards off.
 LONG = bool(os.environ.get("PLAINMCP_BENCH_LONG_TEXT"))
@@ -39,26 +43,28 @@ tool = app.tool(limits=NO_LIMITS) if LONG else app.tool  # the main rows: as bef
 inline_tool = app.tool(inline=True, limits=NO_LIMITS) if LONG else app.tool(inline=True)
 
 
-class Noop(Middleware):
-    """Passes both hooks through: what one middleware costs by being there."""
-
-    async def on_request(self, request: RequestInfo, call_next: NextRequest) -> Any:
-        return await call_next(request)
-
-    async def on_call(self, call: CallInfo, call_next: NextCall) -> Any:
-        return await call_next(call)
-
-
 # PLAINMCP_BENCH_MIDDLEWARE=noop or timing: one middleware around every request and call (Timing
 # writes its line per request to /dev/null, so the row measures the middleware, not a terminal).
 MIDDLEWARE = os.environ.get("PLAINMCP_BENCH_MIDDLEWARE")
-if MIDDLEWARE == "noop":
-    app.add_middleware(Noop())
-elif MIDDLEWARE == "timing":
-    logging.basicConfig(level=logging.INFO, stream=open(os.devnull, "w"))  # noqa: SIM115
-    app.add_middleware(Timing())
-elif MIDDLEWARE:
-    raise SystemExit(f"PLAINMCP_BENCH_MIDDLEWARE takes noop or timing, not {MIDDLEWARE!r}")
+if MIDDLEWARE:
+    from plainmcp.middleware import CallInfo, Middleware, NextCall, NextRequest, RequestInfo, Timing
+
+    class Noop(Middleware):
+        """Passes both hooks through: what one middleware costs by being there."""
+
+        async def on_request(self, request: RequestInfo, call_next: NextRequest) -> Any:
+            return await call_next(request)
+
+        async def on_call(self, call: CallInfo, call_next: NextCall) -> Any:
+            return await call_next(call)
+
+    if MIDDLEWARE == "noop":
+        app.add_middleware(Noop())
+    elif MIDDLEWARE == "timing":
+        logging.basicConfig(level=logging.INFO, stream=open(os.devnull, "w"))  # noqa: SIM115
+        app.add_middleware(Timing())
+    else:
+        raise SystemExit(f"PLAINMCP_BENCH_MIDDLEWARE takes noop or timing, not {MIDDLEWARE!r}")
 
 
 @tool

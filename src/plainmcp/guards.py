@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import mimetypes
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -507,5 +506,7 @@ def _name(uri: str, fallback: str, mime_type: str) -> str:
     last = uri.rstrip("/").rsplit("/", 1)[-1] if "/" in uri else ""
     if last:
         return last
+    import mimetypes  # only for a link without a name: not at import
+
     extension = mimetypes.guess_extension(mime_type.split(";")[0].strip()) or ".bin"
     return fallback + extension

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import mimetypes
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -59,6 +58,8 @@ def sniff(data: bytes) -> str | None:
 
 def from_path(path: str | Path) -> str | None:
     """The MIME type a file name suggests (a fallback for formats without magic numbers)."""
+    import mimetypes  # with urllib.parse and ipaddress: for file names only, not at import
+
     mime, _ = mimetypes.guess_type(str(path), strict=False)
     return mime
 

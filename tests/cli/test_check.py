@@ -3,7 +3,6 @@ command's usage errors exit 2."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
@@ -195,8 +194,7 @@ def test_the_planted_server_fails_naming_each_problem() -> None:
     )
 
 
-STRICT = dataclasses.replace(
-    GENERIC,
+STRICT = GENERIC._replace(
     key="strict",
     title="Strict host",
     reads=Cell("structured", "this test"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from plainmcp.hosts.profiles import GENERIC, Cell, HostProfile
@@ -15,7 +14,7 @@ SUBJECT = "tool t call {}"
 def host(**cells: Any) -> HostProfile:
     """A profile made for the test: GENERIC but for `cells`."""
     made = {name: Cell(value, "this test") for name, value in cells.items()}
-    return dataclasses.replace(GENERIC, key="test-host", title="Test host", **made)
+    return GENERIC._replace(key="test-host", title="Test host", **made)
 
 
 def problem(code: str, message: str) -> Problem:

@@ -7,7 +7,7 @@ import copy
 import enum
 import inspect
 import math
-import pathlib
+import sys
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -198,8 +198,10 @@ def _is_unstructured(annotation: Any) -> bool:
     origin = typing.get_origin(annotation)
     if origin in (list, dict, tuple, set, frozenset) and not typing.get_args(annotation):
         return True  # typing.List, typing.Dict, ... without parameters
+    pathlib = sys.modules.get("pathlib")  # no path type exists before pathlib is imported
     return (
-        isinstance(annotation, type)
+        pathlib is not None
+        and isinstance(annotation, type)
         and issubclass(annotation, pathlib.PurePath)
         and not issubclass(annotation, enum.Enum)
     )

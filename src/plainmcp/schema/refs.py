@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote
 
 NOT_SCHEMAS = frozenset({"enum", "const", "default", "examples", "example"})
 _DEF_KEYS = ("$defs", "definitions")
@@ -26,6 +25,8 @@ def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
     unresolved = False
 
     def def_name(pointer: str) -> str:
+        from urllib.parse import unquote  # only for a $ref: urllib stays out of start-up
+
         if pointer not in cycle_names:
             base = unquote(pointer.rsplit("/", 1)[-1]).replace("~1", "/").replace("~0", "~")
             base = base or "def"
@@ -91,6 +92,8 @@ def _resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
         return True, root
     if not ref.startswith("#/"):
         return False, None
+    from urllib.parse import unquote  # only for a $ref: urllib stays out of start-up
+
     node = root
     for raw in ref[2:].split("/"):
         part = unquote(raw).replace("~1", "/").replace("~0", "~")

@@ -27,7 +27,6 @@ from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
 from plainmcp.lifespan import running
-from plainmcp.telemetry import STDIO_ATTRIBUTES, TRANSPORT
 from plainmcp.transports.stdout import claim_stdout
 
 if TYPE_CHECKING:
@@ -196,7 +195,9 @@ async def serve(
         except (BrokenPipeError, ConnectionResetError, OSError):
             broken.set()
 
-    if server.telemetry is not None:
+    if server.telemetry is not None:  # imported only then: telemetry off costs no import
+        from plainmcp.telemetry import STDIO_ATTRIBUTES, TRANSPORT
+
         TRANSPORT.set(STDIO_ATTRIBUTES)  # this task's context: every request's task inherits it
     async with running(server):  # before the first line is read; LifespanError if it fails
         conn = server.connect(send)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import orjson
 
@@ -204,9 +203,9 @@ def _finish(out: dict[str, Any], result: CallResult, rev: Revision) -> dict[str,
 # --- every result, progress ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class CachePolicy:
-    """Freshness hints for 2026-07-28 clients: how long a list or a read stays fresh."""
+class CachePolicy(NamedTuple):
+    """Freshness hints for 2026-07-28 clients: how long a list or a read stays fresh
+    (a NamedTuple, not a dataclass: the class is made at every start, in a sixth of the time)."""
 
     list_ttl_ms: int = 60_000
     read_ttl_ms: int = 0
