@@ -106,23 +106,15 @@ def output_spec(annotation: Any) -> OutputSpec | None:
         except (plain.Unsure, ValueError):  # DecodeError, Unrepresentable: pydantic says
             return pydantic_check(data)
 
+    check_encoded = _encoding_first(check_json)
+
     def check(value: Any) -> list[FieldError]:
         try:
             return check_decoded(value)
         except plain.Unsure:
-            pass
-        try:  # orjson as the result is written (NaN as null); else exact for wide integers
-            data = json_bytes(value)
-        except (TypeError, ValueError) as exc:
-            return [FieldError("", f"Value is not JSON-serializable: {exc}")]
-        return check_json(data)
+            return check_encoded(value)
 
-    return OutputSpec(
-        schema=schema,
-        _check=check,
-        _check_json=check_json,
-        _surely_fits=_shape_only_check(schema),
-    )
+    return _spec(schema, check, check_json)
 
 
 def pydantic_output_spec(annotation: Any) -> OutputSpec:
@@ -130,14 +122,30 @@ def pydantic_output_spec(annotation: Any) -> OutputSpec:
     from plainmcp.schema.pydantic_path import output_adapter
 
     schema, check_json = output_adapter(annotation)
+    return _spec(schema, _encoding_first(check_json), check_json)
+
+
+def _encoding_first(
+    check_json: Callable[[bytes], list[FieldError]],
+) -> Callable[[Any], list[FieldError]]:
+    """A check of Python values that encodes them as the result is written (orjson: NaN as
+    null; exact for wide integers), then checks the JSON."""
 
     def check(value: Any) -> list[FieldError]:
-        try:  # orjson as the result is written (NaN as null); else exact for wide integers
+        try:
             data = json_bytes(value)
         except (TypeError, ValueError) as exc:
             return [FieldError("", f"Value is not JSON-serializable: {exc}")]
         return check_json(data)
 
+    return check
+
+
+def _spec(
+    schema: dict[str, Any],
+    check: Callable[[Any], list[FieldError]],
+    check_json: Callable[[bytes], list[FieldError]],
+) -> OutputSpec:
     return OutputSpec(
         schema=schema,
         _check=check,
