@@ -41,7 +41,7 @@ class Icon:
     theme: Literal["light", "dark"] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)  # its own __init__: none to generate
 class Annotations:
     """Hints for the host: who the block is for, how important it is, when it last changed."""
 
