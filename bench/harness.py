@@ -10,6 +10,7 @@ other server; the issue 6 targets are judged on those ratios.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import datetime
 import importlib.metadata
@@ -22,7 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,24 @@ METRICS = [
         "calls/s",
         False,
     ),
+    Metric(
+        "pin_p50",
+        "sequential `add` p50, the harness and the server on one CPU",
+        "µs",
+        True,
+    ),
+    Metric(
+        "pin_async_p50",
+        "sequential `add_async` (async def) p50, on one CPU",
+        "µs",
+        True,
+    ),
+    Metric(
+        "pin_inline_p50",
+        "sequential `add_inline` p50, on one CPU (the others' cell is their `add`)",
+        "µs",
+        True,
+    ),
     Metric("seq26_p50", "2026-07-28 stateless `add`: sequential p50", "µs", True),
     Metric("tput26", "2026-07-28 stateless `add`: 64 in flight", "calls/s", False),
     Metric(
@@ -250,12 +269,51 @@ TARGETS_18 = [
         "sdk",
         at_most=0.12,
     ),
+    Target(
+        "`def` tool: sequential p50 ≤ ×0.12 of the SDK's, on one CPU",
+        "pin_p50",
+        "sdk",
+        at_most=0.12,
+    ),
+    Target(
+        "`def` tool with inline=True: sequential p50 ≤ ×0.12 of the SDK's `def`, on one CPU",
+        "pin_inline_p50",
+        "sdk",
+        at_most=0.12,
+    ),
     Target("`def` tool, 2026-07-28: 64 in flight ≥ 20× the SDK", "tput26", "sdk", at_least=20),
     Target("spawn → first tools/call ≤ 1/5 of the SDK's", "cold_call", "sdk", at_most=1 / 5),
     Target("spawn → first tools/call ≤ 2× the ceiling's", "cold_call", "ceiling", at_most=2),
     Target("idle RSS ≤ 1/2 of the SDK's", "rss_idle", "sdk", at_most=1 / 2),
 ]
 """Issue 18's (the second round's) targets, judged on the same ratios."""
+
+
+@contextlib.contextmanager
+def on_one_cpu(pid: int) -> Iterator[None]:
+    """The harness and every thread of process `pid` on one CPU (the last one) inside the
+    block; each thread's own CPUs again after it (threads started inside it inherit the CPU of
+    the thread that starts them, and are freed too)."""
+    cpu = {max(os.sched_getaffinity(0))}
+    saved: dict[int, set[int]] = {}
+    for tid in [0, *_threads(pid)]:
+        with contextlib.suppress(OSError):  # a thread that just ended
+            saved[tid] = os.sched_getaffinity(tid)
+            os.sched_setaffinity(tid, cpu)
+    try:
+        yield
+    finally:
+        mine = saved.get(0, cpu)
+        for tid in [0, *_threads(pid)]:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(tid, saved.get(tid, mine))
+
+
+def _threads(pid: int) -> list[int]:
+    try:
+        return [int(name) for name in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
 
 
 @dataclass
@@ -545,6 +603,27 @@ class Bench:
 
                 each("seq", seq)
                 self.say_metric("seq    ", "seq_p50", rep, "µs")
+
+                def pinned(server: Server, peer: rpc.StdioPeer) -> None:
+                    # The same calls with the harness and every thread of the server on one
+                    # CPU: one call at a time, the p50 above is as much where the scheduler puts
+                    # the two processes (a wake-up across this VM's vCPUs costs about 13 µs each
+                    # way) as the servers' own work; here every server gets the same placement.
+                    inline = "add_inline" if server.name == "plainmcp" else "add"
+                    with on_one_cpu(peer.pid):
+                        for tool, key in (
+                            ("add", "pin_p50"),
+                            ("add_async", "pin_async_p50"),
+                            (inline, "pin_inline_p50"),
+                        ):
+                            run = self.calls(peer, tool, add_args, rpc.check_add, plan.seq, 1)
+                            if self.record(server, rep, key, run):
+                                lat = [ns / 1000 for ns in run["latencies"]]
+                                self.res.put(key, server.name, rep, percentile(lat, 50))
+
+                if hasattr(os, "sched_setaffinity"):
+                    each("seq", pinned)
+                    self.say_metric("seq 1cpu", "pin_p50", rep, "µs")
 
             if "tput" in self.scenarios:
 
