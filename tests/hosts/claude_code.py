@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 
 from tests.hosts import needs
 from tests.hosts.scripts import Part, Script
+from tests.hosts.stub_server import StubServer
 
 HOSTS_DIR = Path(__file__).resolve().parent
 CLAUDE = HOSTS_DIR / "node_modules" / ".bin" / "claude"
@@ -39,17 +38,7 @@ RELAY = HOSTS_DIR.parent / "interop" / "relay.py"
 
 def claude_problem() -> str | None:
     """Why Claude Code cannot be run here, or None."""
-    if not CLAUDE.exists():
-        return f"Claude Code is not installed in {CLAUDE.parent} (run scripts/setup)"
-    try:
-        out = subprocess.run(
-            [str(CLAUDE), "--version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"{CLAUDE} does not run: {exc}"
-    if not out.startswith(VERSION + " "):
-        return f"{CLAUDE} is {out.strip()!r}, expected {VERSION} (re-run scripts/setup)"
-    return None
+    return needs.cli_problem(CLAUDE, "Claude Code", VERSION, lambda out: out.split(" ", 1)[0])
 
 
 def ensure_claude() -> None:
@@ -158,44 +147,22 @@ def _message(model: str, blocks: list[dict[str, Any]], stop: str) -> list[dict[s
     return events
 
 
-class ModelStub:
+class ModelStub(StubServer):
     """The Anthropic Messages API on 127.0.0.1:PORT, answering from a script."""
 
     def __init__(self, script: Script) -> None:
+        super().__init__()
         self.script = script
-        self.requests: list[dict[str, Any]] = []
         self.failures: list[str] = []
-        self._lock = threading.Lock()
-        stub = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length") or 0)
-                body = json.loads(self.rfile.read(size) or b"{}")
-                with stub._lock:
-                    stub.requests.append({"path": self.path, "body": body})
-                try:
-                    payload, kind = stub._answer(body)
-                except Exception as exc:
-                    # A broken script ends the run (the host would retry an error answer
-                    # forever); run_claude then fails with it.
-                    stub.failures.append(repr(exc))
-                    payload, kind = stub._end(body)
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+    def answer(self, path: str, body: Mapping[str, Any], turn: int) -> tuple[bytes, str]:
+        try:
+            return self._answer(body)
+        except Exception as exc:
+            # A broken script ends the run (the host would retry an error answer forever);
+            # run_claude then fails with it.
+            self.failures.append(repr(exc))
+            return self._end(body)
 
     def _answer(self, body: Mapping[str, Any]) -> tuple[bytes, str]:
         model = str(body.get("model", "stub"))
@@ -229,14 +196,6 @@ class ModelStub:
         """A streamed answer that ends the turn."""
         done = [{"type": "text", "text": "done"}]
         return _sse(_message(str(body.get("model", "stub")), done, "end_turn")), "text/event-stream"
-
-    def __enter__(self) -> ModelStub:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 # --- one run -----------------------------------------------------------------------------------

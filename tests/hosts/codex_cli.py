@@ -11,12 +11,10 @@ Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers 
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import subprocess
 import tempfile
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ from typing import Any
 from tests.hosts import needs
 from tests.hosts.claude_code import HOSTS_DIR, _group
 from tests.hosts.scripts import ToolUse
+from tests.hosts.stub_server import StubServer
 
 CODEX = HOSTS_DIR / "node_modules" / ".bin" / "codex"
 VERSION = "codex-cli 0.169.0"
@@ -35,17 +34,7 @@ behind a tool-search tool or a JavaScript `exec` tool), with its fallback limits
 
 
 def codex_problem() -> str | None:
-    if not CODEX.exists():
-        return f"Codex CLI is not installed in {CODEX.parent} (run scripts/setup)"
-    try:
-        out = subprocess.run(
-            [str(CODEX), "--version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"{CODEX} does not run: {exc}"
-    if out.strip() != VERSION:
-        return f"{CODEX} is {out.strip()!r}, expected {VERSION!r} (re-run scripts/setup)"
-    return None
+    return needs.cli_problem(CODEX, "Codex CLI", VERSION)
 
 
 def ensure_codex() -> None:
@@ -88,41 +77,20 @@ def _item(turn: int, call: ToolUse | None) -> dict[str, Any]:
     return {**item, "namespace": namespace} if namespace else item
 
 
-class ResponsesStub:
+class ResponsesStub(StubServer):
     """The Responses API's streamed `POST /v1/responses` on 127.0.0.1, making `calls` one per
     turn; every request body is kept."""
 
+    url_path = "/v1"
+
     def __init__(self, calls: Sequence[ToolUse]) -> None:
+        super().__init__()
         self.calls = list(calls)
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        stub = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length") or 0)
-                body = json.loads(self.rfile.read(size) or b"{}")
-                with stub._lock:
-                    stub.requests.append({"path": self.path, "body": body})
-                    turn = len(stub.requests)
-                done = len(outputs(body))
-                call = stub.calls[done] if done < len(stub.calls) else None
-                payload = stub._stream(turn, str(body.get("model")), _item(turn, call))
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+    def answer(self, path: str, body: Mapping[str, Any], turn: int) -> tuple[bytes, str]:
+        done = len(outputs(body))
+        call = self.calls[done] if done < len(self.calls) else None
+        return self._stream(turn, str(body.get("model")), _item(turn, call)), "text/event-stream"
 
     @staticmethod
     def _stream(turn: int, model: str, item: dict[str, Any]) -> bytes:
@@ -144,14 +112,6 @@ class ResponsesStub:
                 },
             ]
         )
-
-    def __enter__(self) -> ResponsesStub:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 @dataclass

@@ -32,18 +32,9 @@ MODEL = "plainmcp-stub-model"
 
 
 def copilot_problem() -> str | None:
-    if not COPILOT.exists():
-        return f"GitHub Copilot CLI is not installed in {COPILOT.parent} (run scripts/setup)"
-    try:
-        out = subprocess.run(
-            [str(COPILOT), "--version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"{COPILOT} does not run: {exc}"
-    first = out.strip().splitlines()[0] if out.strip() else ""
-    if first != VERSION:
-        return f"{COPILOT} is {first!r}, expected {VERSION!r} (re-run scripts/setup)"
-    return None
+    return needs.cli_problem(
+        COPILOT, "GitHub Copilot CLI", VERSION, lambda out: (out.strip().splitlines() or [""])[0]
+    )
 
 
 def ensure_copilot() -> None:

@@ -9,12 +9,10 @@ Gemini CLI runs with a throwaway HOME whose settings name only the servers given
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import subprocess
 import tempfile
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,23 +21,14 @@ from typing import Any
 from tests.hosts import needs
 from tests.hosts.claude_code import HOSTS_DIR, _group
 from tests.hosts.scripts import ToolUse
+from tests.hosts.stub_server import StubServer
 
 GEMINI = HOSTS_DIR / "node_modules" / ".bin" / "gemini"
 VERSION = "0.61.0"
 
 
 def gemini_problem() -> str | None:
-    if not GEMINI.exists():
-        return f"Gemini CLI is not installed in {GEMINI.parent} (run scripts/setup)"
-    try:
-        out = subprocess.run(
-            [str(GEMINI), "--version"], capture_output=True, text=True, timeout=60, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"{GEMINI} does not run: {exc}"
-    if out.strip() != VERSION:
-        return f"{GEMINI} is {out.strip()!r}, expected {VERSION} (re-run scripts/setup)"
-    return None
+    return needs.cli_problem(GEMINI, "Gemini CLI", VERSION)
 
 
 def ensure_gemini() -> None:
@@ -56,34 +45,16 @@ def responses(body: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-class GeminiStub:
+class GeminiStub(StubServer):
     """The Gemini API's streamGenerateContent on 127.0.0.1, making `calls` one per turn."""
 
     def __init__(self, calls: Sequence[ToolUse]) -> None:
+        super().__init__()
         self.calls = list(calls)
         self.turns: list[dict[str, Any]] = []
-        stub = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length") or 0)
-                body = json.loads(self.rfile.read(size) or b"{}")
-                payload, kind = stub._answer(self.path, body)
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+    def answer(self, path: str, body: Mapping[str, Any], turn: int) -> tuple[bytes, str]:
+        return self._answer(path, body)
 
     def _answer(self, path: str, body: Mapping[str, Any]) -> tuple[bytes, str]:
         if ":countTokens" in path:
@@ -104,14 +75,6 @@ class GeminiStub:
         if "alt=sse" in path:
             return f"data: {json.dumps(chunk)}\n\n".encode(), "text/event-stream"
         return json.dumps(chunk).encode(), "application/json"
-
-    def __enter__(self) -> GeminiStub:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 @dataclass
