@@ -177,6 +177,7 @@ IMPORTED_MODULES = [
             "lifespan",
             "mime",
             "notify",
+            "offers",
             "options",
             "paging",
             "pydantic_check",

@@ -28,10 +28,9 @@ from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, check_name, make_tool
-from plainmcp.wire import definitions, render
+from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.request_state import StateSigner
-from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
     from plainmcp.completion import Completer
@@ -179,15 +178,6 @@ class Server:
 
             self._prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
         return self._prompts
-
-    def _counts(self) -> tuple[int, int, bool]:
-        """(resources, prompts, whether there are templates), without creating a registry."""
-        resources, prompts = self._resources, self._prompts
-        return (
-            0 if resources is None else len(resources),
-            0 if prompts is None else len(prompts),
-            resources is not None and resources.has_templates,
-        )
 
     # --- registration ----------------------------------------------------------------------
 
@@ -431,52 +421,6 @@ class Server:
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
         return Context(ex, client_timeout=self.client_request_timeout)
-
-    # --- what the server offers ------------------------------------------------------------
-
-    def server_info(self, rev: Revision) -> dict[str, Any]:
-        """The server's identity for `rev`; built once (2026-07-28 puts it in every result),
-        and again when an attribute it comes from is changed. Treat the dict as read-only."""
-        fields = (self.name, self.version, self.title, self.description, self.website_url)
-        cached = self._server_infos.get(rev.version)
-        if cached is not None and cached[0] == fields and cached[1] is self.icons:
-            return cached[2]
-        keys = ("name", "version", "title", "description", "websiteUrl")
-        info = definitions.server_info(dict(zip(keys, fields, strict=True)), self.icons, rev)
-        self._server_infos[rev.version] = (fields, self.icons, info)
-        return info
-
-    def capabilities(self, rev: Revision) -> dict[str, Any]:
-        """What this server offers, as initialize announces it."""
-        # Changes reach a handshake session directly, a 2026-07-28 client through
-        # subscriptions/listen; either way they are announced.
-        resources, prompts, templates = self._offer_inputs()
-        offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
-        if resources:
-            # Offloaded payloads are read back through resources/read.
-            offered["resources"] = {"subscribe": True, "listChanged": True}
-        if prompts:
-            offered["prompts"] = {"listChanged": True}
-        if rev.completions_capability and (prompts or templates):
-            offered["completions"] = {}
-        return offered
-
-    def _offer_inputs(self) -> tuple[bool, bool, bool]:
-        """Everything besides the revision that decides `capabilities`."""
-        resources, prompts, templates = self._counts()
-        return (
-            bool(resources) or self.payload_limits.offload or self._tools_offload,
-            bool(prompts),
-            templates,
-        )
-
-    def _features(self, rev: Revision) -> frozenset[str]:
-        """The names `capabilities(rev)` offers, for a stateless request (each needs them)."""
-        key = (rev.version, *self._offer_inputs())
-        names = self._feature_names.get(key)
-        if names is None:
-            names = self._feature_names[key] = frozenset(self.capabilities(rev))
-        return names
 
 
 def _exit_failed_start(exc: LifespanError) -> None:

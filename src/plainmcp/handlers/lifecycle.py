@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from plainmcp import offers
 from plainmcp.wire.revisions import REVISIONS, negotiate
 
 if TYPE_CHECKING:
@@ -15,9 +16,9 @@ if TYPE_CHECKING:
 async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     params = ex.params
     rev = negotiate(params["protocolVersion"])
-    offered = server.capabilities(rev)
+    offered = offers.capabilities(server, rev)
     features = set(offered)
-    _, prompts, templates = server._counts()
+    _, prompts, templates = offers.inputs(server)
     if not rev.completions_capability and (prompts or templates):
         # 2024-11-05 has completion/complete but no capability to announce it.
         features.add("completions")
@@ -30,7 +31,7 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "protocolVersion": rev.version,
         "capabilities": offered,
-        "serverInfo": server.server_info(rev),
+        "serverInfo": offers.server_info(server, rev),
     }
     if server.instructions:
         result["instructions"] = server.instructions
@@ -40,7 +41,7 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
 async def discover(server: Server, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "supportedVersions": list(reversed(REVISIONS)),
-        "capabilities": server.capabilities(ex.revision),
+        "capabilities": offers.capabilities(server, ex.revision),
     }
     if server.instructions:
         result["instructions"] = server.instructions
