@@ -8,6 +8,7 @@ stop.
 
 from __future__ import annotations
 
+import abc
 import http.server
 import json
 import threading
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 
-class StubServer:
+class StubServer(abc.ABC):
     """Use as `with Stub(...) as stub:`; `url` is where the host is pointed, `requests` every
     request as {"path", "body"}, in order."""
 
@@ -47,9 +48,9 @@ class StubServer:
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
 
+    @abc.abstractmethod
     def answer(self, path: str, body: Mapping[str, Any], turn: int) -> tuple[bytes, str]:
-        """The reply to request number `turn` (from 1): its bytes and content type."""
-        raise NotImplementedError  # every subclass answers in its own API
+        """The reply to request number `turn` (from 1), in the host's API: bytes, content type."""
 
     @property
     def url(self) -> str:
