@@ -227,3 +227,12 @@ async def test_a_client_at_its_limit_forgets_its_expired_sessions_before_evictin
         await assert_alive(one, a)  # the oldest, idle, but the expired two made room
         assert await raw.smembers(CLIENT_SET) == {a, d}
         assert await raw.zrange("plainmcp:active", 0, -1) == [d, a]
+
+
+def test_on_redis_a_session_must_count_as_in_use_for_a_second_at_least() -> None:
+    with pytest.raises(ValueError) as bad:
+        RedisSessions("redis://127.0.0.1:1/0", 1800, 10_000, evict_after=0.5)
+    assert str(bad.value) == (
+        "session_evict_after must be at least 1 s with sessions on Redis: a session in use"
+        " counts as such for that long after each use its process records"
+    )

@@ -72,6 +72,11 @@ class RedisSessions(Sessions):
         evict_after: float = 10.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
+        if evict_after < 1:
+            raise ValueError(
+                "session_evict_after must be at least 1 s with sessions on Redis: a session in"
+                " use counts as such for that long after each use its process records"
+            )
         super().__init__(idle_timeout, limit, clock, per_client=per_client, evict_after=evict_after)
         self.wall_clock = wall_clock
         self.url = url
