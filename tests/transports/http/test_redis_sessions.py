@@ -202,7 +202,11 @@ async def test_the_oldest_entries_of_sessions_that_expired_are_forgotten_at_each
     redis: RedisServer, raw: Redis, clock: Clock, slow: Slow
 ) -> None:
     async with processes(redis, clock, slow) as (one, _):
-        a, b, c = await opened(one), await opened(one), await opened(one)
+        a = await opened(one)
+        clock.now += 1
+        b = await opened(one)
+        clock.now += 1
+        c = await opened(one)
         await raw.delete(f"plainmcp:session:{a}", f"plainmcp:session:{b}")  # as their TTL does
         clock.now += 10
         d = await opened(one)

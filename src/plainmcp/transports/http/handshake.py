@@ -95,10 +95,9 @@ async def initialize(
                 posted.status = 503
         header.clear()
         try:
-            await app.sessions.discard(session)
+            await app.sessions.discard(session)  # ended here at once, then forgotten
         except StoreUnavailable as exc:  # its entry is forgotten once it is old enough
             log.error("%s", exc)
-        app.sessions.end(session)
         return reply
 
     posted = Posted(

@@ -266,7 +266,7 @@ class Sessions:
         """initialize succeeded: keep the session."""
 
     async def discard(self, session: Session) -> None:
-        """initialize failed: forget the admitted session."""
+        """initialize failed: end the admitted session here, and forget it."""
         self.end(session)
 
     async def find(self, session_id: str) -> Session | None:
@@ -289,11 +289,14 @@ class Sessions:
     def sweep(self) -> None:
         """End the expired sessions, least recently used first, up to the first one alive."""
         now = self.clock()
-        for session in list(self._by_id.values()):
+        expired: list[Session] = []
+        for session in self._by_id.values():
             if session.idle(now, self.idle_timeout):
-                self.end(session)
+                expired.append(session)
             elif not session.in_use:
                 break
+        for session in expired:
+            self.end(session)
 
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
