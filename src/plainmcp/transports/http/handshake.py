@@ -9,6 +9,7 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.identity import identity
 from plainmcp.telemetry import TRANSPORT
 from plainmcp.transports.http import rules, sse
 from plainmcp.transports.http.answer import Posted, answer
@@ -64,7 +65,7 @@ async def initialize(
             send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
         )
         return
-    session = app.sessions.new(app.server, principal.subject if principal else None)
+    session = app.sessions.new(app.server, identity(principal))
     transport = TRANSPORT.get()
     if transport is not None:  # telemetry is on: the session's first request names it too
         TRANSPORT.set({**transport, "mcp.session.id": session.id})
@@ -122,9 +123,7 @@ async def find_session(
     except StoreUnavailable as exc:
         await store_down(send, exc)
         return None
-    if session is None or (
-        session.subject is not None and (principal is None or principal.subject != session.subject)
-    ):
+    if session is None or (session.subject is not None and identity(principal) != session.subject):
         await send_error(
             send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again")
         )
