@@ -170,6 +170,7 @@ IMPORTED_MODULES = [
             "hosts",
             "hosts.adapt",
             "hosts.profiles",
+            "identity",
             "images",
             "input_required",
             "invoke",

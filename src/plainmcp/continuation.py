@@ -7,7 +7,8 @@ and following it returns the next part, sized to the server's limits and the hos
 short token signed with the server's state secret (`StateSigner.seal`): the store key, the
 offset of the next part and, for items, where the array is. Nothing else is kept, so any
 process sharing the secret and the blob store can serve it; what it points to expires with the
-stored payload.
+stored payload. The stored payload knows its owner (blob_owner.py): a ref another principal
+passes on, or one whose tool needs a scope the caller lacks, is answered as an unknown ref.
 
 Three kinds of part (docs/results.md, "Reading the rest"):
 
@@ -20,6 +21,7 @@ Three kinds of part (docs/results.md, "Reading the rest"):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
@@ -105,6 +107,8 @@ def make(server: Server, name: str) -> Tool:
         ),
         annotations={"readOnlyHint": True, "openWorldHint": False},
         structured=False,
+        # A part is sized to fit; were it stored again, the copy would lose its owner's scopes.
+        limits=dataclasses.replace(server.payload_limits, offload=False),
     )
     agreement.exempt(tool)
     return tool
@@ -127,7 +131,13 @@ async def _read(server: Server, ctx: Context, ref: str) -> ToolResult:
     key, at, path = _fields(opened)
     if key is None:
         raise ToolError(UNKNOWN_REF.format(ref=orjson.dumps(ref).decode(), name=follow.name))
-    blob = await server.blob_store.get(key)
+    from plainmcp.blob_owner import owned  # with the first ref followed: not at start-up
+
+    # Another principal's ref, or one whose tool needs a scope the caller lacks, is unknown.
+    store = owned(server.blob_store, server.state_signer, ctx.principal)
+    blob, found = await store.lookup(key)
+    if found == "refused":
+        raise ToolError(UNKNOWN_REF.format(ref=orjson.dumps(ref).decode(), name=follow.name))
     limits = server.payload_limits
     if blob is None:
         from plainmcp.guards import duration

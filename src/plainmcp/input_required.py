@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.context import InputRequired
+from plainmcp.identity import identity
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, Request, RpcError
 from plainmcp.wire.methods import Method, Target
 from plainmcp.wire.request_state import StateError, StateSigner
@@ -79,7 +80,6 @@ def _target(request: Request, target: Target) -> tuple[str, Any]:
 
 
 def subject(principal: Any) -> str | None:
-    """Who a requestState is bound to: the authenticated subject (HTTP bearer auth), as a
+    """Who a requestState is bound to: the authenticated principal (HTTP bearer auth), as a
     session is; None where the transport authenticates nobody (stdio)."""
-    found = getattr(principal, "subject", None)
-    return found if isinstance(found, str) else None
+    return identity(principal)

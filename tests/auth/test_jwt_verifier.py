@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from plainmcp import Context, Server
 from plainmcp.auth import JwtVerifier
+from plainmcp.auth.claims import principal_of
+from plainmcp.identity import identity
 from plainmcp.transports.http import BearerAuth, HttpApp
 from tests.auth.provider import Provider
 from tests.transports.http.asgi import request
@@ -72,6 +74,10 @@ def make_app(verifier: Any, issuer: str) -> HttpApp:
     def purge() -> str:
         return "purged"
 
+    @app.tool
+    def key(ctx: Context) -> str:
+        return str(identity(ctx.principal))
+
     return app.http_app(auth=BearerAuth(verifier, [issuer], resource=RESOURCE))
 
 
@@ -123,6 +129,24 @@ async def test_a_valid_token_for_this_resource_is_accepted(provider: Provider) -
     answer = await call_with(http, token)
     assert answer.status == 200
     assert text_of(answer) == f"jwt-client mcp:read {RESOURCE}"
+
+
+async def test_a_client_id_without_sub_never_passes_for_a_sub_of_the_same_text(
+    provider: Provider,
+) -> None:
+    http = make_app(verifier_for(provider), provider.issuer)
+    token = provider.token(RESOURCE)
+    # oidc-provider names the client in `sub`, as RFC 9068 asks: the server's own name for it.
+    assert claims_of(token)["sub"] == claims_of(token)["client_id"] == "jwt-client"
+    answer = await call_with(http, token, "key")
+    assert (answer.status, text_of(answer)) == (200, "sub:jwt-client")
+    # Without `sub`, the client_id is the subject, never equal to a `sub` of the same text.
+    user = principal_of({"sub": "jwt-client", "scope": "mcp"}, None)
+    client = principal_of({"client_id": "jwt-client", "scope": "mcp"}, None)
+    assert user is not None and client is not None
+    assert (user.subject, user.client, user.key) == ("jwt-client", False, "sub:jwt-client")
+    assert (client.subject, client.client) == ("jwt-client", True)
+    assert client.key == "client_id:jwt-client"
 
 
 async def test_a_token_for_another_resource_is_refused(provider: Provider) -> None:

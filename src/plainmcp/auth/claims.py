@@ -40,14 +40,16 @@ def audience_has(claims: Mapping[str, Any], audience: str) -> bool:
 
 def principal_of(claims: Mapping[str, Any], expires_at: float | None) -> Principal | None:
     """The Principal a token stands for: its `sub`, else its `client_id` (a client_credentials
-    token acts for the client itself); None when it names nobody."""
+    token acts for the client itself, marked `client` so that it never passes for a user of
+    the same name); None when it names nobody."""
     subject = claims.get("sub")
+    client = False
     if not isinstance(subject, str) or not subject:
-        subject = claims.get("client_id")
+        subject, client = claims.get("client_id"), True
     if not isinstance(subject, str) or not subject:
         refuse("the token names no subject (sub or client_id)")
         return None
-    return Principal(subject, scopes_of(claims), dict(claims), expires_at)
+    return Principal(subject, scopes_of(claims), dict(claims), expires_at, client=client)
 
 
 def number(value: Any) -> float | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import mime, scopes
+from plainmcp.blob_owner import owned
 from plainmcp.handlers import inject, visible
 from plainmcp.resource_contents import Contents
 from plainmcp.resources import ResourceNotFound
@@ -38,8 +39,10 @@ async def list_templates(server: Server, ex: Exchange) -> dict[str, Any]:
 async def read(server: Server, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
     if blob_key(uri) is not None:
+        # Only the principal that stored it, holding the scopes of the tool that made it.
+        store = owned(server.blob_store, server.state_signer, ex.principal)
         try:
-            found = await read_blob(uri, server.blob_store)
+            found = await read_blob(uri, store)
         except BlobEvicted as exc:
             raise RpcError(INTERNAL_ERROR, f"Internal error: {uri}: {exc}") from None
         if found is None:

@@ -168,13 +168,11 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
             outcome = await once()
     limits = tool.limits or server.payload_limits
     if not fits(outcome, limits):
-        outcome = await guard(
-            outcome,
-            limits,
-            server.blob_store,
-            output=tool.output,
-            follow=server.follow,
-        )
+        from plainmcp.blob_owner import owned  # the slow path: not at start-up
+
+        # What is stored is the caller's, behind the tool's scopes (blob_owner.py).
+        store = owned(server.blob_store, server.state_signer, ex.principal, tool.scopes)
+        outcome = await guard(outcome, limits, store, output=tool.output, follow=server.follow)
     return outcome
 
 

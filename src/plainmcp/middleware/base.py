@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from plainmcp import invoke
 from plainmcp.handlers import tools as tool_calls
+from plainmcp.identity import identity
 from plainmcp.results import CallResult, ToolError, error_result
 from plainmcp.wire import methods
 from plainmcp.wire.jsonrpc import Request
@@ -87,12 +88,12 @@ class RequestInfo:
 
     @property
     def client(self) -> Hashable | None:
-        """Who sent it, for per-client limits: the principal's subject when authenticated,
+        """Who sent it, for per-client limits: the principal's key when authenticated,
         else the session (one connection), else None (a stateless request without auth, whose
         sender nothing identifies)."""
         principal = self._ex.principal
         if principal is not None:
-            return ("principal", getattr(principal, "subject", principal))
+            return ("principal", identity(principal) or principal)
         if not self._ex.stateless:
             return ("session", id(self._ex.conn))
         return None

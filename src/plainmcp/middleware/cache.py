@@ -10,6 +10,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from plainmcp.content import ResourceLink
+from plainmcp.identity import identity
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
 from plainmcp.results import CallResult
 from plainmcp.store import BLOB_PREFIX
@@ -77,7 +78,7 @@ class ResultCache(Middleware):
             request.arguments or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
         principal = request.principal
-        who = getattr(principal, "subject", principal) if principal is not None else None
+        who = identity(principal) or principal if principal is not None else None
         return (request.target, arguments, who)
 
 

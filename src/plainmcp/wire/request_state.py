@@ -336,6 +336,13 @@ class StateSigner:
             return None
         return data if isinstance(data, dict) else None
 
+    def fingerprint(self, purpose: str, text: str) -> str:
+        """A 128-bit MAC of `text` for `purpose` (URL-safe, 22 characters): names a value, such
+        as a principal in a stored payload's header, without holding it in the clear; its own
+        label per purpose, so it never verifies as a seal or a requestState."""
+        signed = f"fingerprint/{purpose}\0{text}".encode()
+        return _b64encode(_hmac_sha256(self._key, signed)[:16])
+
     def _seal_mac(self, body: str) -> str:
         signed = (_SEAL_PREFIX + body).encode("ascii")
         return _b64encode(_hmac_sha256(self._key, signed)[:16])

@@ -10,6 +10,7 @@ import math
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.identity import identity
 from plainmcp.telemetry import TRANSPORT
 from plainmcp.transports.http import rules, sse
 from plainmcp.transports.http.answer import Posted, answer
@@ -66,7 +67,7 @@ async def initialize(
     receive: Receive,
     send: AsgiSend,
 ) -> None:
-    subject = principal.subject if principal else None
+    subject = identity(principal)
     owner = client_key(subject, client)
     session_id = new_session_id()
     try:
@@ -176,9 +177,7 @@ async def find_session(
     except StoreUnavailable as exc:
         await store_down(send, exc, request_id)
         return None
-    if session is None or (
-        session.subject is not None and (principal is None or principal.subject != session.subject)
-    ):
+    if session is None or (session.subject is not None and identity(principal) != session.subject):
         await send_errors(
             send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again"), request_id
         )

@@ -76,6 +76,16 @@ class Principal:
     claims: Mapping[str, Any] = field(default_factory=dict)
     expires_at: float | None = None
     """Unix time after which the token is refused, if the verifier knows it."""
+    client: bool = False
+    """The token acts for an OAuth client itself (client_credentials, no `sub`): `subject` is
+    then its `client_id`."""
+
+    @property
+    def key(self) -> str:
+        """Who this is wherever something is bound to a principal (sessions, requestState,
+        stored results): the claim the name came from and the name, so that a client known by
+        its `client_id` and a `sub` of the same text stay apart."""
+        return f"{'client_id' if self.client else 'sub'}:{self.subject}"
 
 
 Verifier = Callable[[str], "Awaitable[Principal | None] | Principal | None"]

@@ -51,12 +51,13 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def client_key(subject: str | None, client: tuple[str, int] | list[Any] | None) -> str:
-    """Whom a session counts against: the authenticated subject, else the client's address as
-    the ASGI server reports it (behind a proxy, uvicorn rewrites it from X-Forwarded-For only
-    for the proxies it trusts). An IPv6 client counts by its /64, which one host can fill."""
-    if subject is not None:
-        return f"subject:{subject}"
+def client_key(identity: str | None, client: tuple[str, int] | list[Any] | None) -> str:
+    """Whom a session counts against: the authenticated principal's identity ('sub:NAME', see
+    plainmcp.identity), else the client's address as the ASGI server reports it (behind a
+    proxy, uvicorn rewrites it from X-Forwarded-For only for the proxies it trusts). An IPv6
+    client counts by its /64, which one host can fill."""
+    if identity is not None:
+        return identity
     host = str(client[0]) if client else ""
     try:
         address = ipaddress.ip_address(host)
