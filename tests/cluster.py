@@ -73,8 +73,20 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def stop(self) -> None:
-        self.proc.terminate()
+    def stop(self, *, save: bool = False) -> None:
+        """Stop redis-server and wait until it is gone (its port closed with it). `save`: it
+        writes its data to its folder first, and `start` loads it again (a restart that
+        keeps the sessions)."""
+        if save:
+            import redis as redis_py
+
+            client = redis_py.Redis.from_url(self.url)
+            try:
+                client.shutdown(save=True)
+            finally:
+                client.close()
+        else:
+            self.proc.terminate()
         self.proc.wait(10)
 
     def start(self) -> None:
@@ -149,6 +161,7 @@ http {{
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
             proxy_buffering off;
             proxy_cache off;
             proxy_read_timeout 300s;

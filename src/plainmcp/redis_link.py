@@ -42,13 +42,23 @@ def shared(url: str) -> Redis:
 
 
 def open_client(url: str, **options: Any) -> Redis:
-    """A new client for `url`; raises ImportError naming the extra when redis is missing."""
+    """A new client for `url` whose commands are tried once more on a broken connection;
+    raises ImportError naming the extra when redis is missing."""
     try:
         from redis.asyncio import Redis
     except ImportError:
         raise ImportError(
             "Redis sessions and stores need the redis package: pip install 'plainmcp[redis]'"
         ) from None
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError
+
+    # A client made from a URL retries nothing by default, and redis-py does not see that a
+    # pooled connection broke (a Redis restart, a proxy's idle timeout) until it is used: once
+    # more on a new connection, at once, and only for a broken connection (a timeout is not
+    # retried, so an unreachable Redis costs one socket_connect_timeout, not several).
+    options.setdefault("retry", Retry(NoBackoff(), 1, supported_errors=(ConnectionError,)))
     options.setdefault("socket_connect_timeout", 5)
     options.setdefault("health_check_interval", 30)
     return Redis.from_url(url, **options)

@@ -392,7 +392,8 @@ class Server:
         """The Streamable HTTP endpoint as an ASGI app, to serve or mount in Starlette/FastAPI.
 
         Options: allowed_hosts, allowed_origins, max_body_bytes, session_idle_timeout,
-        max_sessions, keepalive_interval, auth, clock, sessions (docs/http.md).
+        max_sessions, max_sessions_per_client, session_evict_after, keepalive_interval, auth,
+        clock, sessions (docs/http.md).
         """
         from plainmcp.transports.http.app import HttpApp
         from plainmcp.transports.stdout import release_stdout

@@ -12,6 +12,7 @@ import contextlib
 import http.client
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -497,25 +498,105 @@ def test_redis_unreachable_at_start_is_a_clear_error() -> None:
     )
 
 
-def test_redis_lost_while_serving_is_32603_and_the_process_recovers() -> None:
+STORE_DOWN = {"code": -32603, "message": "Internal error: the session store is unavailable"}
+
+
+def initialize(request_id: int) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": REVISION,
+            "capabilities": {},
+            "clientInfo": {"name": "by-hand", "version": "0"},
+        },
+    }
+
+
+def test_redis_restarted_under_a_process_is_503_with_each_id_then_the_first_request_works() -> None:
     with redis_server() as own, workers(own, 1) as (server,):
+        pid = str(server.proc.pid)
         session = open_session(server)
-        own.stop()
-        assert post(server, call(1, "where"), session) == (
+        # 20 requests at once leave the process about 20 pooled connections to Redis, which
+        # the restart breaks without the process noticing.
+        with ThreadPoolExecutor(20) as pool:
+            warm = list(pool.map(lambda n: post(server, call(n, "where"), session), range(20)))
+        assert warm == [(200, text_reply(n, pid)) for n in range(20)]
+        own.stop(save=True)  # the session is kept through the restart
+        assert post(server, initialize(30)) == (
             503,
-            {
-                "jsonrpc": "2.0",
-                "error": {
-                    "code": -32603,
-                    "message": "Internal error: the session store is unavailable",
-                },
-            },
+            {"jsonrpc": "2.0", "id": 30, "error": STORE_DOWN},
         )
+        assert post(server, call(31, "where"), session) == (
+            503,
+            {"jsonrpc": "2.0", "id": 31, "error": STORE_DOWN},
+        )
+        named = {**call(0, "where"), "id": "call-32"}
+        assert post(server, named, session) == (
+            503,
+            {"jsonrpc": "2.0", "id": "call-32", "error": STORE_DOWN},
+        )
+        # No id to carry: a notification's error leaves it out, and so does a GET's.
+        note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}
+        assert post(server, note, session) == (503, {"jsonrpc": "2.0", "error": STORE_DOWN})
+        stream = get_stream(server, session)
+        assert (stream.status, json.loads(stream.response.read())) == (
+            503,
+            {"jsonrpc": "2.0", "error": STORE_DOWN},
+        )
+        stream.close()
         assert f"Redis at {own.url} is unavailable" in server.log()
         own.start()
-        # The restarted Redis kept nothing (no persistence here): a new session works.
-        fresh = open_session(server)
-        assert post(server, call(2, "where"), fresh) == (200, text_reply(2, str(server.proc.pid)))
+        # The first request after the restart, and 40 more at once, on the broken
+        # connections: each is retried once on a new connection.
+        assert post(server, call(40, "where"), session) == (200, text_reply(40, pid))
+        with ThreadPoolExecutor(20) as pool:
+            after = list(pool.map(lambda n: post(server, call(n, "where"), session), range(41, 81)))
+        assert after == [(200, text_reply(n, pid)) for n in range(41, 81)]
+        status, reply = post(server, initialize(81))
+        assert (status, reply["id"], "error" in reply) == (200, 81, False)
+        assert "Traceback" not in server.log(), server.log()
+
+
+def initialize_from(server: HttpServer, forwarded_for: str, request_id: int) -> tuple[int, Any]:
+    """An initialize whose X-Forwarded-For names `forwarded_for` (as a proxy would send it)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+    conn.request(
+        "POST",
+        "/mcp",
+        json.dumps(initialize(request_id)).encode(),
+        {**headers, "X-Forwarded-For": forwarded_for},
+    )
+    response = conn.getresponse()
+    try:
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def test_anonymous_clients_are_counted_by_the_address_a_trusted_proxy_forwards() -> None:
+    limit = {
+        "jsonrpc": "2.0",
+        "error": {
+            "code": -32600,
+            "message": "Too many sessions for this client (the limit is 1);"
+            " end one or try again later",
+        },
+    }
+    with redis_server() as own:  # its own: the other tests' sessions are 127.0.0.1's too
+        env = {"PLAINMCP_TEST_SESSIONS": own.url, "PLAINMCP_TEST_PER_CLIENT": "1"}
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default: the test is the proxy.
+        with http_server(SERVER, env=env, script=True) as server:
+            assert initialize_from(server, "198.51.100.1", 1)[0] == 200
+            assert initialize_from(server, "198.51.100.1", 2) == (429, {**limit, "id": 2})
+            assert initialize_from(server, "198.51.100.2", 3)[0] == 200
+        # Trusting another proxy only, uvicorn ignores what 127.0.0.1 forwards: one address.
+        untrusted = {**env, "FORWARDED_ALLOW_IPS": "192.0.2.1"}
+        with http_server(SERVER, env=untrusted, script=True) as server:
+            assert initialize_from(server, "198.51.100.3", 4)[0] == 200
+            assert initialize_from(server, "198.51.100.4", 5) == (429, {**limit, "id": 5})
 
 
 # --- what a request costs in Redis -------------------------------------------------------------
@@ -539,11 +620,14 @@ def commands(redis: RedisServer, run: Any) -> dict[str, int]:
 def test_a_request_costs_one_round_trip_and_one_more_when_it_changes_the_state() -> None:
     with redis_server() as own, workers(own, 1) as (server,):
         session = open_session(server)
-        assert commands(own, lambda: post(server, call(1, "where"), session)) == {"getex": 1}
+        # One round trip: the EVALSHA of a script whose GETEX reads the state and renews its
+        # TTL and whose ZADD records the use (commandstats counts a script's commands too).
+        touch = {"evalsha": 1, "getex": 1, "zadd": 1}
+        assert commands(own, lambda: post(server, call(1, "where"), session)) == touch
         level = {
             "jsonrpc": "2.0",
             "id": 2,
             "method": "logging/setLevel",
             "params": {"level": "debug"},
         }
-        assert commands(own, lambda: post(server, level, session)) == {"getex": 1, "set": 1}
+        assert commands(own, lambda: post(server, level, session)) == {**touch, "set": 1}

@@ -1,7 +1,8 @@
 """A server for the scale-out tests, run as `python FILE PORT` with its sessions on the Redis
-named by PLAINMCP_TEST_SESSIONS: tools that report progress, ask the client (elicitation,
-sampling, roots), name the process that served them, announce resource updates, and wait for
-a release the test pushes to Redis (so a stream can be cut mid-call)."""
+named by PLAINMCP_TEST_SESSIONS (and max_sessions_per_client PLAINMCP_TEST_PER_CLIENT, 100
+when unset): tools that report progress, ask the client (elicitation, sampling, roots), name
+the process that served them, announce resource updates, and wait for a release the test
+pushes to Redis (so a stream can be cut mid-call)."""
 
 from __future__ import annotations
 
@@ -89,4 +90,5 @@ if __name__ == "__main__":
         "http",
         port=int(sys.argv[1]),
         sessions=os.environ["PLAINMCP_TEST_SESSIONS"],
+        max_sessions_per_client=int(os.environ.get("PLAINMCP_TEST_PER_CLIENT", "100")),
     )

@@ -166,8 +166,10 @@ async def open_call(
     raw: bytes | None = None,
     revision: str = LATEST,
     host: str = "127.0.0.1:8000",
+    client: tuple[str, int] | None = ("127.0.0.1", 50000),
 ) -> AsyncIterator[Call]:
-    """Start one request; the block sees its response as it is written."""
+    """Start one request; the block sees its response as it is written. `client`: the peer's
+    address as the ASGI server reports it."""
     data = raw if raw is not None else (b"" if body is None else orjson.dumps(body))
     sent = {"content-type": "application/json", "accept": ACCEPT, "host": host}
     sent.update({k.lower(): v for k, v in (headers or {}).items()})
@@ -182,7 +184,7 @@ async def open_call(
         "root_path": "",
         "query_string": b"",
         "headers": [(k.encode(), v.encode()) for k, v in sent.items() if v is not None],
-        "client": ("127.0.0.1", 50000),
+        "client": client,
         "server": ("127.0.0.1", 8000),
     }
     call = Call(revision=revision)

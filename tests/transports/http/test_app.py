@@ -246,6 +246,7 @@ async def test_a_session_is_required_after_initialize(http: HttpApp) -> None:
     assert missing.status == 400
     assert missing.json() == {
         "jsonrpc": "2.0",
+        "id": 2,
         "error": {"code": -32600, "message": "Bad Request: Mcp-Session-Id header is required"},
     }
     unknown = await request(http, body=rpc(2, "tools/list"), headers=in_session("nope"))

@@ -54,6 +54,9 @@ class Posted:
     """A handshake session's stream: its events are logged, with ids, for Last-Event-ID."""
     answering: Answering | None = None
     """The app's POSTs in progress, which a shutdown waits for and stops."""
+    status: int | None = None
+    """Set by `on_reply`: the status of a JSON answer instead of the rules' (503 when the
+    session store failed)."""
 
 
 class Answering:
@@ -218,7 +221,7 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
         elif replies:
             body: Any = replies if batch else replies[0]
             status = 200 if batch else rules.status_for(replies[0], stateless=stateless)
-            await writer.json(status, body)
+            await writer.json(posted.status or status, body)
         else:
             await writer.json(202, None)
     finally:

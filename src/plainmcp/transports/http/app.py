@@ -26,15 +26,15 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import scopes
 from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.redis_link import close_shared
 from plainmcp.telemetry import TRANSPORT, http_attributes
-from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http import handshake, protected, rules
 from plainmcp.transports.http.answer import Answering
 from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.handshake import ALLOW_POST
+from plainmcp.transports.http.protected import PRM_PATH
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -53,11 +53,10 @@ from plainmcp.transports.http.security import (
     OriginPolicy,
     Principal,
     authenticate,
-    insufficient_scope,
-    resource_metadata,
 )
 from plainmcp.transports.http.sessionless import post_sessionless
-from plainmcp.transports.http.sessions import Sessions
+from plainmcp.transports.http.sessions import REDIS_SCHEMES as REDIS_SCHEMES  # cli/run.py
+from plainmcp.transports.http.sessions import Sessions, open_sessions
 from plainmcp.transports.http.stateless import NO_BATCHES, post_stateless, stateless_version
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.envelope import is_stateless
@@ -67,10 +66,6 @@ if TYPE_CHECKING:
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
-
-
-PRM_PATH = "/.well-known/oauth-protected-resource"
-REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 class HttpApp:
@@ -86,6 +81,8 @@ class HttpApp:
         max_body_bytes: int = 4 * 1024 * 1024,
         session_idle_timeout: float = 1800.0,
         max_sessions: int = 10_000,
+        max_sessions_per_client: int = 100,
+        session_evict_after: float = 10.0,
         keepalive_interval: float = 15.0,
         auth: BearerAuth | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -98,9 +95,13 @@ class HttpApp:
         (tests pass their own). `sessions`: where handshake sessions live: "memory" (this
         process), a Redis URL ("redis://host:6379/0", shared by every process given it), a
         Sessions object, or None (no sessions: each handshake-era request stands alone, see
-        sessionless.py). `event_log`: where resumable streams keep their events, 5 minutes
-        (default: the sessions' Redis when they are on Redis, so a stream resumes on any
-        process; else this process's memory). `retry_interval`: seconds a client waits before
+        sessionless.py). `max_sessions` bounds the sessions in all (of this process, or on the
+        Redis), `max_sessions_per_client` those of one client (its authenticated subject, else
+        its address); a new one evicts the least recently used session idle for at least
+        `session_evict_after` seconds, its client's own first (docs/http.md). `event_log`:
+        where resumable streams keep their events, 5 minutes (default: the sessions' Redis when
+        they are on Redis, so a stream resumes on any process; else this process's memory).
+        `retry_interval`: seconds a client waits before
         reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
         get to finish once a shutdown starts (`drain`)."""
         self.server = server
@@ -111,19 +112,14 @@ class HttpApp:
         self.max_body_bytes = max_body_bytes
         self.stateful = sessions is not None
         """Handshake-era clients get sessions (False: `sessions=None`)."""
-        self.sessions: Sessions
-        if isinstance(sessions, Sessions):
-            self.sessions = sessions
-        elif sessions is None or sessions == "memory":
-            self.sessions = Sessions(session_idle_timeout, max_sessions, clock)
-        elif isinstance(sessions, str) and sessions.startswith(REDIS_SCHEMES):
-            from plainmcp.transports.http.redis_sessions import RedisSessions
-
-            self.sessions = RedisSessions(sessions, session_idle_timeout, max_sessions, clock)
-        else:
-            raise ValueError(
-                f"sessions must be 'memory', a redis:// URL, a Sessions or None, not {sessions!r}"
-            )
+        self.sessions = open_sessions(
+            sessions,
+            session_idle_timeout,
+            max_sessions,
+            clock,
+            per_client=max_sessions_per_client,
+            evict_after=session_evict_after,
+        )
         self.keepalive_interval = keepalive_interval
         self.auth = auth
         self.live: set[Connection] = set()
@@ -158,7 +154,7 @@ class HttpApp:
             await send_text(send, 403, "Forbidden: this Origin may not use this server")
             return
         if self.auth is not None and path.rstrip("/") in (PRM_PATH, PRM_PATH + self.path):
-            await self._resource_metadata(scope, headers, send)
+            await protected.serve_metadata(self.auth, scope, headers, self.path, send)
             return
         if path.rstrip("/") != self.path:
             await send_text(send, 404, "Not Found")
@@ -166,22 +162,26 @@ class HttpApp:
         principal: Principal | None = None
         metadata_url = ""
         if self.auth is not None:
-            metadata_url = self._metadata_url(scope, headers)
+            metadata_url = protected.metadata_url(scope, headers, self.path)
             verdict = await authenticate(self.auth, headers.get("authorization"), metadata_url)
             if isinstance(verdict, AuthFailure):
-                await _refuse(send, verdict)
+                await protected.refuse(send, verdict)
                 return
             principal = verdict
         method = scope["method"]
         if method == "POST":
             if self.server.telemetry is None:
-                await self._post(headers, principal, receive, send, metadata_url)
+                await self._post(
+                    headers, principal, receive, send, metadata_url, scope.get("client")
+                )
                 return
             session_id = headers.get("mcp-session-id")
             attributes = http_attributes(scope, session_id.strip() if session_id else None)
             token = TRANSPORT.set(attributes)  # the requests' tasks inherit it
             try:
-                await self._post(headers, principal, receive, send, metadata_url)
+                await self._post(
+                    headers, principal, receive, send, metadata_url, scope.get("client")
+                )
             finally:
                 TRANSPORT.reset(token)
         elif method in ("GET", "DELETE") and not self.stateful:
@@ -299,7 +299,9 @@ class HttpApp:
         receive: Receive,
         send: AsgiSend,
         metadata_url: str = "",
+        client: tuple[str, int] | None = None,
     ) -> None:
+        """`client`: the peer's (host, port) as the ASGI server reports it."""
         if not rules.is_json(headers.get("content-type")):
             await send_error(
                 send, 415, RpcError(INVALID_REQUEST, "Content-Type must be application/json")
@@ -330,10 +332,10 @@ class HttpApp:
         if self.stopping.is_set() and _asks_anything(parsed):
             await self._unavailable(send)
             return
-        if principal is not None:
-            refusal = self._step_up(parsed, principal, metadata_url)
+        if principal is not None and self.auth is not None:
+            refusal = protected.step_up(self.server, self.auth, parsed, principal, metadata_url)
             if refusal is not None:
-                await _refuse(send, refusal)
+                await protected.refuse(send, refusal)
                 return
         session_id = headers.get("mcp-session-id")
         version_header = headers.get("mcp-protocol-version")
@@ -357,46 +359,19 @@ class HttpApp:
             await post_sessionless(self, parsed, headers, principal, receive, send)
             return
         if isinstance(parsed, Request) and parsed.method == "initialize":
-            await handshake.initialize(self, parsed, principal, receive, send)
-            return
-        session = await handshake.find_session(self, headers, principal, send)
-        if session is None:
+            await handshake.initialize(self, parsed, principal, client, receive, send)
             return
         messages: list[Message] = list(parsed) if isinstance(parsed, list) else [parsed]
-        await handshake.post_to_session(
-            self, session, messages, isinstance(parsed, list), receive, send
+        ids = [_id_of(m) for m in messages if _id_of(m) is not None]
+        session = await handshake.find_session(
+            self, headers, principal, send, ids if isinstance(parsed, list) else _id_of(parsed)
         )
-
-    # --- auth ------------------------------------------------------------------------------
-
-    def _step_up(
-        self, parsed: Message | list[Message] | Invalid, principal: Principal, metadata_url: str
-    ) -> AuthFailure | None:
-        """A 403 for the first request (of a batch) calling a function whose scopes the
-        principal lacks. Asked before anything is served, so the status is still free to set,
-        whether the reply would have been JSON or a stream."""
-        assert self.auth is not None
-        for message in parsed if isinstance(parsed, list) else (parsed,):
-            if not isinstance(message, Request):
-                continue
-            _, needed = scopes.needed(self.server, message.method, message.params)
-            lacking = scopes.missing(needed, principal)
-            if lacking:
-                return insufficient_scope(self.auth, needed, lacking, metadata_url)
-        return None
-
-    def _metadata_url(self, scope: Scope, headers: dict[str, str]) -> str:
-        return f"{_origin(scope, headers)}{PRM_PATH}{self.path}"
-
-    async def _resource_metadata(
-        self, scope: Scope, headers: dict[str, str], send: AsgiSend
-    ) -> None:
-        assert self.auth is not None
-        if scope["method"] != "GET":
-            await send_text(send, 405, "Method Not Allowed", [(b"allow", b"GET")])
+        if session is None:
             return
-        resource = f"{_origin(scope, headers)}{self.path}"
-        await send_json(send, 200, resource_metadata(self.auth, resource))
+        async with self.sessions.using(session):
+            await handshake.post_to_session(
+                self, session, messages, isinstance(parsed, list), receive, send
+            )
 
 
 @contextlib.contextmanager
@@ -438,21 +413,15 @@ def _default_event_log(sessions: Sessions, clock: Callable[[], float]) -> EventL
     return MemoryEventLog(clock=clock)
 
 
+def _id_of(message: Message) -> Any:
+    """The id an error about `message` carries: a request's (None for a notification, and for
+    a response, whose id names the server's own request)."""
+    if isinstance(message, Request) or (isinstance(message, Invalid) and message.reply):
+        return message.id
+    return None
+
+
 def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:
     """The body holds a request (or what may be one): not only answers and notifications."""
     messages = parsed if isinstance(parsed, list) else [parsed]
     return any(isinstance(m, Request | Invalid) for m in messages)
-
-
-async def _refuse(send: AsgiSend, failure: AuthFailure) -> None:
-    await send_json(
-        send,
-        failure.status,
-        {"error": failure.error, "error_description": failure.description},
-        [(b"www-authenticate", failure.challenge.encode())],
-    )
-
-
-def _origin(scope: Scope, headers: dict[str, str]) -> str:
-    host = headers.get("host") or "localhost"
-    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}"

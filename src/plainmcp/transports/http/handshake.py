@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,13 @@ from plainmcp.transports.http.responses import (
     until_disconnect,
 )
 from plainmcp.transports.http.security import Principal
-from plainmcp.transports.http.sessions import Session, StoreUnavailable
+from plainmcp.transports.http.sessions import (
+    Refusal,
+    Session,
+    StoreUnavailable,
+    client_key,
+    new_session_id,
+)
 from plainmcp.transports.http.stateless import stateless_version
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
@@ -53,19 +60,25 @@ STORE_DOWN = RpcError(INTERNAL_ERROR, "Internal error: the session store is unav
 
 
 async def initialize(
-    app: HttpApp, request: Request, principal: Principal | None, receive: Receive, send: AsgiSend
+    app: HttpApp,
+    request: Request,
+    principal: Principal | None,
+    client: tuple[str, int] | None,
+    receive: Receive,
+    send: AsgiSend,
 ) -> None:
+    subject = identity(principal)
+    owner = client_key(subject, client)
+    session_id = new_session_id()
     try:
-        admitted = await app.sessions.admit()
+        refusal = await app.sessions.admit(session_id, owner)
     except StoreUnavailable as exc:
         await store_down(send, exc, request.id)
         return
-    if not admitted:
-        await send_error(
-            send, 503, RpcError(INVALID_REQUEST, "Too many sessions; try again later"), None
-        )
+    if refusal is not None:
+        await refuse(app, send, refusal, request.id)
         return
-    session = app.sessions.new(app.server, identity(principal))
+    session = app.sessions.new(app.server, session_id, subject, owner)
     transport = TRANSPORT.get()
     if transport is not None:  # telemetry is on: the session's first request names it too
         TRANSPORT.set({**transport, "mcp.session.id": session.id})
@@ -80,8 +93,12 @@ async def initialize(
             except StoreUnavailable as exc:
                 log.error("%s", exc)
                 reply = jsonrpc.error_message(request.id, STORE_DOWN)
+                posted.status = 503
         header.clear()
-        app.sessions.end(session)
+        try:
+            await app.sessions.discard(session)  # ended here at once, then forgotten
+        except StoreUnavailable as exc:  # its entry is forgotten once it is old enough
+            log.error("%s", exc)
         return reply
 
     posted = Posted(
@@ -93,39 +110,76 @@ async def initialize(
         on_reply=kept,
         answering=app.answering,
     )
-    await answer(posted, app.keepalive_interval)
+    async with app.sessions.using(session):
+        await answer(posted, app.keepalive_interval)
+
+
+async def refuse(app: HttpApp, send: AsgiSend, refusal: Refusal, request_id: Any) -> None:
+    """No room for a new session: 429 when its client has too many (its own doing, and no
+    other process would answer otherwise), 503 when the store is full. Retry-After: the
+    soonest a session can have been idle long enough to be evicted."""
+    sessions = app.sessions
+    if refusal == "client":
+        status = 429
+        error = RpcError(
+            INVALID_REQUEST,
+            f"Too many sessions for this client (the limit is {sessions.per_client});"
+            " end one or try again later",
+        )
+    else:
+        status = 503
+        error = RpcError(INVALID_REQUEST, "Too many sessions; try again later")
+    retry_after = str(max(1, math.ceil(sessions.evict_after))).encode()
+    await send_json(
+        send, status, jsonrpc.error_message(request_id, error), [(b"retry-after", retry_after)]
+    )
 
 
 async def store_down(send: AsgiSend, exc: Exception, request_id: Any = None) -> None:
-    """The shared session store is unreachable: logged, and -32603 for this request."""
+    """The shared session store is unreachable: logged, and 503 with -32603."""
     log.error("%s", exc)
-    await send_error(send, 503, STORE_DOWN, request_id)
+    await send_errors(send, 503, STORE_DOWN, request_id)
+
+
+async def send_errors(send: AsgiSend, status: int, error: RpcError, request_id: Any) -> None:
+    """`error` for what was posted: with its id, or for a batch (a list of the ids of its
+    requests) one error each."""
+    if isinstance(request_id, list):
+        await send_json(send, status, [jsonrpc.error_message(i, error) for i in request_id])
+        return
+    await send_error(send, status, error, request_id)
 
 
 async def find_session(
-    app: HttpApp, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+    app: HttpApp,
+    headers: dict[str, str],
+    principal: Principal | None,
+    send: AsgiSend,
+    request_id: Any = None,
 ) -> Session | None:
-    """The request's session, or None after answering 400/404."""
+    """The request's session, or None after answering 400/404 (503 when the store is down);
+    the answer carries `request_id`: the id, or the ids of a batch, of what was posted."""
     session_id = headers.get("mcp-session-id")
     if session_id is None:
-        await send_error(
+        await send_errors(
             send,
             400,
             RpcError(INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required"),
+            request_id,
         )
         return None
     problem = rules.session_version_error(headers.get("mcp-protocol-version"))
     if problem is not None:
-        await send_error(send, 400, problem)
+        await send_errors(send, 400, problem, request_id)
         return None
     try:
         session = await app.sessions.find(session_id.strip())
     except StoreUnavailable as exc:
-        await store_down(send, exc)
+        await store_down(send, exc, request_id)
         return None
     if session is None or (session.subject is not None and identity(principal) != session.subject):
-        await send_error(
-            send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again")
+        await send_errors(
+            send, 404, RpcError(INVALID_REQUEST, "Session not found: initialize again"), request_id
         )
         return None
     if principal is not None:
@@ -190,6 +244,7 @@ async def post_to_session(
             await app.sessions.changed(session)
         except StoreUnavailable as exc:
             log.error("%s", exc)
+            posted.status = 503
             return jsonrpc.error_message(reply.get("id"), STORE_DOWN)
         return reply
 
@@ -238,6 +293,13 @@ async def get_stream(
     session = await find_session(app, headers, principal, send)
     if session is None:
         return
+    async with app.sessions.using(session):
+        await _get(app, session, headers, receive, send)
+
+
+async def _get(
+    app: HttpApp, session: Session, headers: dict[str, str], receive: Receive, send: AsgiSend
+) -> None:
     last = headers.get("last-event-id")
     resume = sse.parse_event_id(last) if last is not None else None
     if last is not None and resume is None:

@@ -5,10 +5,11 @@ string, `<prefix>session:<id>`, whose TTL is the idle timeout. A process keeps a
 (Connection, GET stream) for each session it serves, as a cache: its state is read again on
 every request and written back when a reply changed it.
 
-Round trips per POST: one to read the state (GETEX, which also renews the TTL), one more only
-when the request changed the state (initialize, notifications/initialized, logging/setLevel,
-resources/subscribe and unsubscribe). A response to another process's request or a
-cancellation of another process's call costs one PUBLISH.
+Round trips per POST: one to read the state (a script: GETEX, which also renews the TTL, and
+a ZADD recording the use), one more only when the request changed the state (initialize,
+notifications/initialized, logging/setLevel, resources/subscribe and unsubscribe). A response
+to another process's request or a cancellation of another process's call costs one PUBLISH.
+The limits (max_sessions, max_sessions_per_client) are counted in Redis: redis_admission.py.
 
 Messages between processes go over pub/sub: `<prefix>proc:<name>` reaches one process (the
 client's responses to requests it sent: their ids carry its name), `<prefix>all` reaches
@@ -28,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from plainmcp.redis_link import open_client, reachable, redis_errors, safe_url
+from plainmcp.transports.http import redis_admission
 from plainmcp.transports.http.sessions import (
+    Refusal,
     Session,
     Sessions,
     StoreUnavailable,
@@ -40,6 +43,7 @@ from plainmcp.wire.session import SessionState
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
+    from redis.commands.core import AsyncScript
 
     from plainmcp.server import Server
 
@@ -50,7 +54,9 @@ RECONNECT_DELAY = 1.0
 
 
 class RedisSessions(Sessions):
-    """Sessions whose state lives in Redis, shared by every process given the same URL."""
+    """Sessions whose state lives in Redis, shared by every process given the same URL.
+    `wall_clock` (seconds, `time.time` by default) scores the sessions' last use in Redis:
+    shared by every process, so their clocks must agree to well within `evict_after` / 3."""
 
     shared = True
 
@@ -62,8 +68,17 @@ class RedisSessions(Sessions):
         clock: Callable[[], float] = time.monotonic,
         *,
         prefix: str = "plainmcp:",
+        per_client: int = 100,
+        evict_after: float = 10.0,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(idle_timeout, limit, clock)
+        if evict_after < 1:
+            raise ValueError(
+                "session_evict_after must be at least 1 s with sessions on Redis: a session in"
+                " use counts as such for that long after each use its process records"
+            )
+        super().__init__(idle_timeout, limit, clock, per_client=per_client, evict_after=evict_after)
+        self.wall_clock = wall_clock
         self.url = url
         self.prefix = prefix
         self.name = secrets.token_hex(6)
@@ -71,6 +86,10 @@ class RedisSessions(Sessions):
         self.ask_prefix = f"plainmcp-{self.name}-"
         self.ttl = max(1, round(idle_timeout))
         self._redis: Redis | None = None
+        self._admit: AsyncScript | None = None
+        self._touch: AsyncScript | None = None
+        self._renewed: set[str] = set()
+        """Sessions whose use `renew` recorded and whose end `released` records."""
         self._server: Server | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -81,6 +100,20 @@ class RedisSessions(Sessions):
 
     def key(self, session_id: str) -> str:
         return f"{self.prefix}session:{session_id}"
+
+    @property
+    def active(self) -> str:
+        """The sorted set of every session id by last use."""
+        return f"{self.prefix}active"
+
+    @property
+    def owners(self) -> str:
+        """The hash of every session id to the client it counts against."""
+        return f"{self.prefix}owner"
+
+    def client_set(self, owner: str) -> str:
+        """The set of one client's session ids."""
+        return f"{self.prefix}client:{owner}"
 
     @property
     def everyone(self) -> str:
@@ -102,6 +135,8 @@ class RedisSessions(Sessions):
         server's list changes and resource updates through Redis."""
         self._redis = open_client(self.url)
         await reachable(self._redis, self.url)
+        self._admit = self._redis.register_script(redis_admission.ADMIT)
+        self._touch = self._redis.register_script(redis_admission.TOUCH)
         self._server = server
         self._loop = asyncio.get_running_loop()
         self._listening = asyncio.Event()
@@ -127,15 +162,34 @@ class RedisSessions(Sessions):
 
     # --- the store -------------------------------------------------------------------------
 
-    async def admit(self) -> bool:
-        return not self.full()  # bounds this process's local sessions; Redis bounds the rest
+    async def admit(self, session_id: str, owner: str) -> Refusal | None:
+        self.sweep()  # this process's copies of sessions that expired in Redis
+        assert self._admit is not None, "start() first"
+        keys = [self.active, self.owners, self.client_set(owner)]
+        now = self.wall_clock()
+        args: list[str | int] = [self.prefix, session_id, owner, repr(now)]
+        args += [self.per_client, self.limit, repr(now - self.evict_after)]
+        code, *evicted = await self._call(self._admit(keys=keys, args=args))
+        for raw_id in evicted:
+            evicted_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
+            log.info("session %s evicted to make room for one of %s", evicted_id, owner)
+            local = self._by_id.get(evicted_id)
+            if local is not None:
+                self.end(local)
+        return redis_admission.REFUSALS.get(int(code))
 
     async def opened(self, session: Session) -> None:
-        self.add(session)
         await self._save(session)
 
+    async def discard(self, session: Session) -> None:
+        self.end(session)
+        await self._call(self._forget(session, announce=False).execute())
+
     async def find(self, session_id: str) -> Session | None:
-        raw = await self._call(self.redis.getex(self.key(session_id), ex=self.ttl))
+        assert self._touch is not None, "start() first"
+        keys = [self.key(session_id), self.active]
+        args: list[str | int] = [self.ttl, repr(self.wall_clock()), session_id]
+        raw = await self._call(self._touch(keys=keys, args=args))
         local = self._by_id.get(session_id)
         if raw is None:
             if local is not None:
@@ -151,11 +205,12 @@ class RedisSessions(Sessions):
         now = self.clock()
         if local is None:
             local = make_session(self._server_(), session_id, subject, self.ask_prefix, now)
+            local.owner = str(stored.get("owner", ""))
             self.add(local)
         _assign(local.conn.session, state)
         local.saved = stored["state"]
         local.subject = subject
-        local.last_active = now
+        self.touch(local, now)
         return local
 
     async def changed(self, session: Session) -> None:
@@ -164,10 +219,19 @@ class RedisSessions(Sessions):
 
     async def close(self, session: Session) -> None:
         self.end(session)
-        pipe = self.redis.pipeline(transaction=False)
+        await self._call(self._forget(session, announce=True).execute())
+
+    def _forget(self, session: Session, *, announce: bool) -> Any:
+        """A pipeline (MULTI) removing the session and its entries; `announce`: and telling
+        every process that it ended."""
+        pipe = self.redis.pipeline(transaction=True)
         pipe.delete(self.key(session.id))
-        pipe.publish(self.everyone, _event("ended", session=session.id))
-        await self._call(pipe.execute())
+        pipe.zrem(self.active, session.id)
+        pipe.srem(self.client_set(session.owner), session.id)
+        pipe.hdel(self.owners, session.id)
+        if announce:
+            pipe.publish(self.everyone, _event("ended", session=session.id))
+        return pipe
 
     async def forward(self, session: Session, message: Notification | Response) -> bool:
         conn = session.conn
@@ -202,7 +266,7 @@ class RedisSessions(Sessions):
 
     async def _save(self, session: Session) -> None:
         state = session.conn.session.to_dict()
-        value = orjson.dumps({"state": state, "subject": session.subject})
+        value = orjson.dumps({"state": state, "subject": session.subject, "owner": session.owner})
         await self._call(self.redis.set(self.key(session.id), value, ex=self.ttl))
         session.saved = state
 
@@ -316,22 +380,44 @@ class RedisSessions(Sessions):
                 log.warning("session %s: unreadable state in Redis (%s)", session.id, exc)
 
     async def _renew(self) -> None:
-        """Sessions with an open stream or a running call are not idle: renew their TTL
-        (one pipelined round trip per period for all of them)."""
-        period = max(0.5, self.idle_timeout / 3)
+        """Sessions with an open stream or a running call are not idle: renew their TTL and
+        record their use (one pipelined round trip per period for all of them)."""
+        period = max(0.5, min(self.idle_timeout, self.evict_after) / 3)
         while True:
             await asyncio.sleep(period)
-            alive = [s for s in self if s.stream is not None or s.conn.busy]
-            if not alive:
-                continue
-            pipe = self.redis.pipeline(transaction=False)
-            for session in alive:
-                pipe.expire(self.key(session.id), self.ttl)
-                session.last_active = self.clock()
             try:
-                await self._call(pipe.execute())
+                await self.renew()
             except StoreUnavailable as exc:
                 log.error("%s: session TTLs not renewed", exc)
+
+    async def renew(self) -> None:
+        """One round of `_renew` (tests call it instead of waiting for the period)."""
+        alive = [s for s in self if s.in_use]
+        if not alive:
+            return
+        now = self.wall_clock()
+        pipe = self.redis.pipeline(transaction=False)
+        for session in alive:
+            pipe.expire(self.key(session.id), self.ttl)
+            pipe.zadd(self.active, {session.id: now}, xx=True)
+            self.touch(session, self.clock())
+            self._renewed.add(session.id)
+        await self._call(pipe.execute())
+
+    def end(self, session: Session) -> None:
+        self._renewed.discard(session.id)
+        super().end(session)
+
+    async def released(self, session: Session) -> None:
+        """A session that was in use long enough to be renewed records the end of that use
+        (one ZADD); a request that ended sooner was recorded when it started."""
+        if session.id not in self._renewed:
+            return
+        self._renewed.discard(session.id)
+        try:
+            await self._call(self.redis.zadd(self.active, {session.id: self.wall_clock()}, xx=True))
+        except StoreUnavailable as exc:
+            log.error("%s: the end of a use of session %s is not recorded", exc, session.id)
 
 
 def _event(kind: str, **fields: Any) -> bytes:
