@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from plainmcp.content import Annotations, Icon
+from plainmcp.content import Annotations, AnnotationsArg, Icon, annotations_of
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
@@ -263,7 +263,7 @@ class Resources:
         description: str | None = None,
         mime_type: str | None = None,
         size: int | None = None,
-        annotations: Annotations | None = None,
+        annotations: AnnotationsArg | None = None,
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
         scopes: Iterable[str] | None = None,
@@ -282,8 +282,7 @@ class Resources:
         parsed = parse_uri(uri)
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
             raise ValueError(f"size must be a non-negative int, not {size!r}")
-        if annotations is not None and not isinstance(annotations, Annotations):
-            raise TypeError("annotations must be a plainmcp.Annotations")
+        annotations = annotations_of(annotations)  # ContentError says what is wrong
         fn = target if callable(target) else None
         if description is None and fn is not None:
             description = parse_docstring(inspect.getdoc(fn)).description or None
