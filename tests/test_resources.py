@@ -14,7 +14,16 @@ from typing import Any
 import anyio
 import pytest
 
-from plainmcp import Annotations, EmbeddedResource, File, Icon, Image, ResultOptions, Text
+from plainmcp import (
+    Annotations,
+    ContentError,
+    EmbeddedResource,
+    File,
+    Icon,
+    Image,
+    ResultOptions,
+    Text,
+)
 from plainmcp.context import ClientCapabilityError, Context
 from plainmcp.resources import (
     Contents,
@@ -446,8 +455,12 @@ def test_registration_errors() -> None:
         registry.add(_one, "c://{x}", size=3)
     with pytest.raises(TypeError, match="static value must be"):
         registry.add(object(), "c://object")
-    with pytest.raises(TypeError, match="Annotations"):
-        registry.add("x", "c://ann", annotations={"priority": 1})  # type: ignore[arg-type]
+    with pytest.raises(ContentError) as refused:
+        registry.add("x", "c://ann", annotations=["user"])  # type: ignore[arg-type]
+    assert str(refused.value) == "annotations must be an Annotations or a mapping, not list"
+    with pytest.raises(ContentError) as refused:
+        registry.add("x", "c://ann", annotations={"priority": 2})
+    assert str(refused.value) == "priority must be a number between 0 and 1, not 2"
     with pytest.raises(ValueError, match="needs a name"):
         registry.add("x", "c://named", name="")
     assert [r.uri for r in registry.resources] == ["a://one"]

@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeGuard
 
 from plainmcp import images, mime
 from plainmcp.images import ImageObject
@@ -58,7 +58,12 @@ class Annotations:
         if isinstance(audience, str):
             audience = (audience,)
         if audience is not None:
-            audience = tuple(audience)
+            try:
+                audience = tuple(audience)
+            except TypeError:
+                raise ContentError(
+                    f"audience must be 'user', 'assistant' or a list of them, not {audience!r}"
+                ) from None
             for role in audience:
                 if role not in ("user", "assistant"):
                     raise ContentError(f"audience must be 'user' or 'assistant', not {role!r}")
@@ -72,9 +77,49 @@ class Annotations:
             if last_modified.tzinfo is None:
                 last_modified = last_modified.astimezone()
             last_modified = last_modified.isoformat()
+        elif last_modified is not None and not _is_iso_8601(last_modified):
+            raise ContentError(  # the spec's name, which the wire's mapping uses too
+                f"lastModified must be an ISO 8601 date (str or datetime), not {last_modified!r}"
+            )
         object.__setattr__(self, "audience", audience)
         object.__setattr__(self, "priority", priority)
         object.__setattr__(self, "last_modified", last_modified)
+
+
+AnnotationsArg: TypeAlias = "Annotations | Mapping[str, Any]"
+"""What a block's `annotations=` takes: an Annotations, or the wire's object (the spec's names:
+`audience`, `priority`, `lastModified`), checked as Annotations checks its arguments."""
+
+_WIRE_NAMES = {"audience": "audience", "priority": "priority", "lastModified": "last_modified"}
+
+
+def annotations_of(value: AnnotationsArg | None) -> Annotations | None:
+    """A block's `annotations=` as Annotations; what cannot be is a ContentError naming why
+    (where the block is built, not when a reply fails to render)."""
+    if value is None or isinstance(value, Annotations):
+        return value
+    if not isinstance(value, Mapping):
+        raise ContentError(
+            f"annotations must be an Annotations or a mapping, not {type(value).__name__}"
+        )
+    for key in value:
+        if key not in _WIRE_NAMES:
+            raise ContentError(
+                f"annotations have no field {key!r} (the fields: audience, priority, lastModified)"
+            )
+    return Annotations(**{_WIRE_NAMES[key]: item for key, item in value.items()})
+
+
+def _is_iso_8601(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    from datetime import datetime  # only for a string given: not at import
+
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_datetime(value: object) -> TypeGuard[datetime]:
@@ -93,23 +138,33 @@ class ContentBlock:
     meta: Mapping[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)  # its own __init__: annotations converted
 class Text(ContentBlock):
     kind: ClassVar[str] = "text"
     text: str
     annotations: Annotations | None = None
     meta: Mapping[str, Any] | None = None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.text, str):
-            raise ContentError(f"Text needs a str, not {type(self.text).__name__}")
+    def __init__(
+        self,
+        text: str,
+        annotations: AnnotationsArg | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(text, str):
+            raise ContentError(f"Text needs a str, not {type(text).__name__}")
         # No valid UTF-8 holds a lone surrogate (os.fsdecode of a bad name makes them): refused
         # here, where a tool's result can still say so, not when the reply is written.
-        if not self.text.isascii() and (found := _LONE_SURROGATE.search(self.text)):
+        if not text.isascii() and (found := _LONE_SURROGATE.search(text)):
             raise ContentError(
                 f"the text holds a lone surrogate ({ascii(found.group())[1:-1]}) at index"
                 f" {found.start()}, which is not a Unicode character"
             )
+        object.__setattr__(self, "text", text)
+        object.__setattr__(
+            self, "annotations", None if annotations is None else annotations_of(annotations)
+        )
+        object.__setattr__(self, "meta", meta)
 
 
 def _read_source(data: object, path: str | Path | None) -> bytes:
@@ -199,7 +254,7 @@ class _Media(ContentBlock):
         *,
         path: str | Path | None = None,
         mime_type: str | None = None,
-        annotations: Annotations | None = None,
+        annotations: AnnotationsArg | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
         if self.family == "image" and data is not None and images.is_image_object(data):
@@ -210,7 +265,7 @@ class _Media(ContentBlock):
         checked = _media_type(self.family, raw, mime_type, path, type(self).__name__)
         object.__setattr__(self, "data", raw)
         object.__setattr__(self, "mime_type", checked)
-        object.__setattr__(self, "annotations", annotations)
+        object.__setattr__(self, "annotations", annotations_of(annotations))
         object.__setattr__(self, "meta", meta)
 
     @classmethod
@@ -260,7 +315,7 @@ class Audio(_Media):
     family: ClassVar[str] = "audio"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)  # its own __init__: annotations converted
 class EmbeddedResource(ContentBlock):
     """A resource's contents carried inside the result: text, or bytes sent as base64."""
 
@@ -273,20 +328,31 @@ class EmbeddedResource(ContentBlock):
     meta: Mapping[str, Any] | None = None
     resource_meta: Mapping[str, Any] | None = None
 
-    def __post_init__(self) -> None:
-        if not self.uri or not isinstance(self.uri, str):
+    def __init__(
+        self,
+        uri: str,
+        text: str | None = None,
+        blob: bytes | None = None,
+        mime_type: str | None = None,
+        annotations: AnnotationsArg | None = None,
+        meta: Mapping[str, Any] | None = None,
+        resource_meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not uri or not isinstance(uri, str):
             raise ContentError("EmbeddedResource needs a uri")
-        if (self.text is None) == (self.blob is None):
+        if (text is None) == (blob is None):
             raise ContentError("EmbeddedResource needs exactly one of text= or blob=")
-        if self.blob is not None and not isinstance(self.blob, bytes):
-            raise ContentError(f"blob must be bytes, not {type(self.blob).__name__}")
+        if blob is not None and not isinstance(blob, bytes):
+            raise ContentError(f"blob must be bytes, not {type(blob).__name__}")
+        _set(self, uri=uri, text=text, blob=blob, mime_type=mime_type)
+        _set(self, annotations=annotations_of(annotations), meta=meta, resource_meta=resource_meta)
 
     def __repr__(self) -> str:
         body = f"<{len(self.blob)} bytes>" if self.blob is not None else repr(self.text)[:60]
         return f"EmbeddedResource(uri={self.uri!r}, {body}, mime_type={self.mime_type!r})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)  # its own __init__: annotations converted
 class ResourceLink(ContentBlock):
     """A pointer to a resource the client can read later instead of inlining it."""
 
@@ -301,13 +367,33 @@ class ResourceLink(ContentBlock):
     icons: tuple[Icon, ...] | None = None
     meta: Mapping[str, Any] | None = None
 
-    def __post_init__(self) -> None:
-        if not self.uri or not isinstance(self.uri, str):
+    def __init__(
+        self,
+        uri: str,
+        name: str,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        size: int | None = None,
+        annotations: AnnotationsArg | None = None,
+        icons: tuple[Icon, ...] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not uri or not isinstance(uri, str):
             raise ContentError("ResourceLink needs a uri")
-        if not self.name or not isinstance(self.name, str):
+        if not name or not isinstance(name, str):
             raise ContentError("ResourceLink needs a name")
-        if self.size is not None and (not isinstance(self.size, int) or self.size < 0):
-            raise ContentError(f"size must be a non-negative int, not {self.size!r}")
+        if size is not None and (not isinstance(size, int) or size < 0):
+            raise ContentError(f"size must be a non-negative int, not {size!r}")
+        _set(self, uri=uri, name=name, title=title, description=description)
+        _set(self, mime_type=mime_type, size=size, annotations=annotations_of(annotations))
+        _set(self, icons=icons, meta=meta)
+
+
+def _set(block: ContentBlock, **fields: Any) -> None:
+    """Fill fields of a frozen block (its own __init__)."""
+    for name, value in fields.items():
+        object.__setattr__(block, name, value)
 
 
 def content_uri(raw: bytes) -> str:
@@ -323,7 +409,7 @@ def File(
     path: str | Path | None = None,
     mime_type: str | None = None,
     uri: str | None = None,
-    annotations: Annotations | None = None,
+    annotations: AnnotationsArg | None = None,
     meta: Mapping[str, Any] | None = None,
 ) -> EmbeddedResource:
     """A file as an embedded resource: text when it is text, base64 otherwise."""

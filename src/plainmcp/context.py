@@ -65,10 +65,12 @@ class ClientRequestError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class ElicitResult:
-    """The user's answer: action is "accept" (with content), "decline" or "cancel"."""
+    """The user's answer to an elicitation: action is "accept" (with the form's content),
+    "decline" or "cancel". One type on both sides: what `ctx.elicit` returns, and what a
+    client's elicit callback may return (`plainmcp.client.ElicitResult` is this class)."""
 
     action: Literal["accept", "decline", "cancel"]
-    content: dict[str, Any] | None
+    content: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,9 @@ class SampleResult:
 
 @dataclass(frozen=True, slots=True)
 class Root:
+    """One of the client's roots: what `ctx.list_roots` returns, and what a client's roots
+    callback may give (`plainmcp.client.Root` is this class)."""
+
     uri: str
     name: str | None = None
 

@@ -111,9 +111,18 @@ def static_type(value: Any) -> str | None:
 def to_contents(
     value: Any, uri: str, declared: str | None, options: ResultOptions
 ) -> list[Contents]:
-    """A read's value as contents (the table in `Resources.read`).
+    """A read's value as contents; the declared MIME type wins, else a default by kind:
 
-    The declared MIME type wins; otherwise a default by kind of value.
+    | value                              | contents                                          |
+    |------------------------------------|---------------------------------------------------|
+    | str                                | one text item, `mime_type` or text/plain          |
+    | bytes                              | one blob, `mime_type` or the sniffed type         |
+    | Contents, or a list of Contents /  | as they are; embedded resources in a list keep    |
+    | EmbeddedResource                   | their own URIs                                    |
+    | EmbeddedResource (File), Text,     | one item at the requested URI                     |
+    | Image, Audio                       |                                                   |
+    | anything else JSON-able            | JSON text (`options`), `mime_type` or             |
+    |                                    | application/json                                  |
     """
     if isinstance(value, str):
         return [Contents(uri, text=value, mime_type=declared or DEFAULT_TEXT_TYPE)]

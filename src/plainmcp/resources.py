@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from plainmcp.content import Annotations, Icon
+from plainmcp.content import Annotations, AnnotationsArg, Icon, annotations_of
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+Match = tuple["Resource | ResourceTemplate", dict[str, Any]]
+MEMO_SIZE, MEMO_URI_MAX = 64, 2048
+"""Template matches kept for the latest URIs up to this length (client-chosen: kept small)."""
 
 
 class ResourceNotFound(LookupError):
@@ -235,6 +238,7 @@ class Resources:
     def __init__(self, on_change: Callable[[], None] | None = None) -> None:
         self._static: dict[str, Resource] = {}
         self._templates: dict[str, _Compiled] = {}
+        self._matches: dict[str, Match | None] = {}  # forgotten at every change
         self._on_change = on_change
         """Called after every add/remove (the server sends resources/list_changed)."""
 
@@ -263,7 +267,7 @@ class Resources:
         description: str | None = None,
         mime_type: str | None = None,
         size: int | None = None,
-        annotations: Annotations | None = None,
+        annotations: AnnotationsArg | None = None,
         icons: Sequence[Icon] | None = None,
         meta: Mapping[str, Any] | None = None,
         scopes: Iterable[str] | None = None,
@@ -282,8 +286,7 @@ class Resources:
         parsed = parse_uri(uri)
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
             raise ValueError(f"size must be a non-negative int, not {size!r}")
-        if annotations is not None and not isinstance(annotations, Annotations):
-            raise TypeError("annotations must be a plainmcp.Annotations")
+        annotations = annotations_of(annotations)  # ContentError says what is wrong
         fn = target if callable(target) else None
         if description is None and fn is not None:
             description = parse_docstring(inspect.getdoc(fn)).description or None
@@ -324,21 +327,34 @@ class Resources:
         self._changed()
 
     def _changed(self) -> None:
+        self._matches.clear()
         if self._on_change is not None:
             self._on_change()
 
     # --- lookup ----------------------------------------------------------------------------
 
-    def match(self, uri: str) -> tuple[Resource | ResourceTemplate, dict[str, Any]] | None:
+    def match(self, uri: str) -> Match | None:
         """What serves `uri` and the converted template arguments, or None.
 
         A static resource wins; then templates in registration order. A template whose value
         is unsafe (see `uri_templates`) or does not convert to the parameter's type does not
-        match, and the next template is tried.
+        match, and the next template is tried. The answer is kept for the latest URIs until
+        the registry changes: the HTTP scope check, the handler and the read match once.
         """
         static = self._static.get(uri)
         if static is not None:
             return static, {}
+        memo = self._matches
+        if uri not in memo:
+            if not self._templates or len(uri) > MEMO_URI_MAX:
+                return self._match_template(uri)
+            if len(memo) >= MEMO_SIZE:
+                del memo[next(iter(memo))]
+            memo[uri] = self._match_template(uri)
+        found = memo[uri]  # a copy of the arguments: the caller may change its own
+        return None if found is None else (found[0], dict(found[1]))
+
+    def _match_template(self, uri: str) -> Match | None:
         for compiled in self._templates.values():
             values = compiled.uri.match(uri)
             if values is None:
@@ -380,18 +396,8 @@ class Resources:
         inject: Mapping[str, Any] | None = None,
         options: ResultOptions | None = None,
     ) -> list[Contents]:
-        """The contents of `uri`, from the static value or the function's return value:
-
-        | value                              | contents                                          |
-        |------------------------------------|---------------------------------------------------|
-        | str                                | one text item, `mime_type` or text/plain          |
-        | bytes                              | one blob, `mime_type` or the sniffed type         |
-        | Contents, or a list of Contents /  | as they are; embedded resources in a list keep    |
-        | EmbeddedResource                   | their own URIs                                    |
-        | EmbeddedResource (File), Text,     | one item at the requested URI                     |
-        | Image, Audio                       |                                                   |
-        | anything else JSON-able            | JSON text (`options`), `mime_type` or             |
-        |                                    | application/json                                  |
+        """The contents of `uri`, from the static value or the function's return value (the
+        table of `resource_contents.to_contents`).
 
         Template variables are passed converted to their parameter types; `inject` fills the
         Context parameters. Raises ResourceNotFound (no match, or the function raised

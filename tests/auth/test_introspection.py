@@ -3,8 +3,12 @@ endpoint): opaque access tokens issued with the resource indicator."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
+import httpx2
 import pytest
 
 from plainmcp import Principal
@@ -75,3 +79,105 @@ async def test_a_scoped_tool_refuses_an_opaque_token_without_the_scope(provider:
     answer = await call_with(http, opaque(provider), "purge")
     assert answer.status == 403
     assert 'error="insufficient_scope", scope="mcp:admin"' in answer.headers["www-authenticate"]
+
+
+class Relay:
+    """A TCP relay to the authorization server that counts the connections it accepts and
+    those still open: what the verifier's HTTP client really does on the network."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.accepted = 0
+        self.open = 0
+        self.all_closed = asyncio.Event()
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.accepted += 1
+        self.open += 1
+        self.all_closed.clear()
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        await asyncio.gather(
+            _pipe(reader, up_writer), _pipe(up_reader, writer), return_exceptions=True
+        )
+        self.open -= 1
+        if not self.open:
+            self.all_closed.set()
+
+
+async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    try:
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
+    finally:
+        sink.close()
+
+
+@pytest.fixture
+async def relay(provider: Provider) -> AsyncIterator[tuple[Relay, str]]:
+    counted = Relay(provider.port)
+    url = await counted.start()
+    yield counted, url
+    assert counted.server is not None
+    counted.server.close()
+
+
+async def test_uncached_tokens_share_one_client_and_connection(
+    provider: Provider, relay: tuple[Relay, str]
+) -> None:
+    counted, url = relay
+    verifier = verifier_for(provider)
+    verifier.endpoint = f"{url}/token/introspection"
+    tokens = [opaque(provider) for _ in range(4)]
+    for token in tokens:
+        answer = await verifier(token)
+        assert isinstance(answer, Principal) and answer.subject == "opaque-client"
+    assert (verifier.requests, counted.accepted, counted.open) == (4, 1, 1)
+    await verifier.aclose()
+    with anyio.fail_after(10):
+        await counted.all_closed.wait()
+    assert await verifier(opaque(provider)) is not None  # a new client after aclose
+    assert (verifier.requests, counted.accepted) == (5, 2)
+    await verifier.aclose()
+
+
+async def test_the_http_app_closes_its_verifier_s_client_at_shutdown(
+    provider: Provider, relay: tuple[Relay, str]
+) -> None:
+    counted, url = relay
+    verifier = verifier_for(provider)
+    verifier.endpoint = f"{url}/token/introspection"
+    http = make_app(verifier, provider.issuer)
+    async with http.lifespan():
+        for _ in range(3):
+            answer = await call_with(http, opaque(provider))
+            assert (answer.status, text_of(answer)) == (200, f"opaque-client mcp:read {RESOURCE}")
+        assert (verifier.requests, counted.accepted, counted.open) == (3, 1, 1)
+    with anyio.fail_after(10):
+        await counted.all_closed.wait()
+    assert (counted.accepted, counted.open) == (1, 0)
+
+
+async def test_a_client_given_is_used_and_left_open(provider: Provider) -> None:
+    async with httpx2.AsyncClient() as http:
+        verifier = verifier_for(provider, http=http)
+        assert await verifier(opaque(provider)) is not None
+        await verifier.aclose()
+        assert not http.is_closed
+        assert await verifier(opaque(provider)) is not None
+    assert verifier.requests == 2
+
+
+def test_each_event_loop_gets_a_client_of_its_own(provider: Provider) -> None:
+    # An AsyncClient's connections belong to the loop that opened them: a verifier used from a
+    # second loop (a server started again in the same process) must not reuse the first's.
+    verifier = verifier_for(provider)
+    first = asyncio.run(verifier(opaque(provider)))
+    second = asyncio.run(verifier(opaque(provider)))
+    assert isinstance(first, Principal) and isinstance(second, Principal)
+    assert verifier.requests == 2

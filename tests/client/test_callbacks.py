@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from plainmcp import Image
+from plainmcp import ElicitResult, Image, Root
 from plainmcp.client.callbacks import (
     CallbackError,
     Callbacks,
     Elicitation,
-    ElicitResult,
-    Root,
     SamplingResult,
     elicit_result,
     elicitation,

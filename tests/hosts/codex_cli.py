@@ -6,7 +6,10 @@ API's streaming `POST /v1/responses` on 127.0.0.1. Each agent turn is answered w
 call of a list, as a `function_call` item; Codex lists an MCP server's tools in a namespace
 `mcp__SERVER` and expects the call to name it, so `ToolUse("mcp__fx__both")` is split there. The
 `function_call_output` items of the last turn are exactly what the model would have received.
-Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers given.
+Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers given, each
+`required = true`: without it `codex exec` starts the first turn without waiting for a server
+still starting, which under load (a Python server takes about a second to start on a busy
+2-core machine) left the server's tools out of the run.
 """
 
 from __future__ import annotations
@@ -173,6 +176,10 @@ def config_toml(model_url: str, servers: Mapping[str, Mapping[str, Any]]) -> str
     for name, entry in servers.items():
         lines += ["", f"[mcp_servers.{name}]"]
         lines += [f"{key} = {_toml(value)}" for key, value in entry.items() if key != "type"]
+        # `codex exec` sends its first turn without waiting for a server still starting (its
+        # tools are then missing from the whole run: "unsupported call"); a required server is
+        # waited for, and one that cannot start fails the run.
+        lines.append("required = true")
     return "\n".join(lines) + "\n"
 
 
@@ -182,14 +189,17 @@ def run_codex(
     *,
     config: Sequence[str] = (),
     timeout: float = 120,
+    model: ResponsesStub | None = None,
 ) -> CodexRun:
     """One `codex exec` run (approvals and sandbox off, so MCP tools run unasked) with `servers`
-    as its only servers; `config` adds `-c key=value` overrides."""
+    as its only servers; `config` adds `-c key=value` overrides; `model` is the stand-in to
+    use (default: one making `calls`)."""
     ensure_codex()
-    with ResponsesStub(calls) as model, tempfile.TemporaryDirectory(prefix="plainmcp-cx-") as tmp:
+    stub = model or ResponsesStub(calls)
+    with stub, tempfile.TemporaryDirectory(prefix="plainmcp-cx-") as tmp:
         home = Path(tmp) / "home"
         (home / ".codex").mkdir(parents=True)
-        (home / ".codex" / "config.toml").write_text(config_toml(model.url, servers))
+        (home / ".codex" / "config.toml").write_text(config_toml(stub.url, servers))
         work = Path(tmp) / "work"
         work.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
@@ -216,4 +226,4 @@ def run_codex(
             except subprocess.TimeoutExpired:
                 raise AssertionError(f"codex exec did not end within {timeout} s") from None
         assert proc.returncode == 0, f"codex exited {proc.returncode}:\n{out}\n{err}"
-        return CodexRun(list(model.requests), out)
+        return CodexRun(list(stub.requests), out)

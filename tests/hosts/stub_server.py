@@ -25,6 +25,8 @@ class StubServer(abc.ABC):
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.asked = threading.Event()
+        """Set at the first request."""
         self._lock = threading.Lock()
         stub = self
 
@@ -35,6 +37,7 @@ class StubServer(abc.ABC):
                 with stub._lock:
                     stub.requests.append({"path": self.path, "body": body})
                     turn = len(stub.requests)
+                stub.asked.set()
                 payload, kind = stub.answer(self.path, body, turn)
                 self.send_response(200)
                 self.send_header("content-type", kind)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import base64
 import json
 import re
+import socket
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,8 +21,8 @@ from typing import Any
 import pytest
 
 from plainmcp import demo
-from tests.hosts.claude_code import stdio_server
-from tests.hosts.codex_cli import CodexRun, ensure_codex, run_codex
+from tests.hosts.claude_code import HOSTS_DIR, stdio_server
+from tests.hosts.codex_cli import CodexRun, ResponsesStub, config_toml, ensure_codex, run_codex
 from tests.hosts.fixture_server import BOTH_TEXT, app, sized_text
 from tests.hosts.scripts import ToolUse
 
@@ -224,3 +226,59 @@ def test_tool_output_token_limit_raises_the_limit(raised: CodexRun) -> None:
 
 def test_the_model_is_offered_a_resource_reader(run: CodexRun) -> None:
     assert {"read_mcp_resource", "list_mcp_resources"} <= set(run.tools)
+
+
+# --- servers slower to start than Codex's first turn ---------------------------------------
+
+
+def test_every_server_is_required_so_codex_waits_for_it() -> None:
+    servers = {"fx": {"command": "python", "args": ["-m", "x"]}, "demo": {"command": "y"}}
+    assert config_toml("http://127.0.0.1:1/v1", servers).split("[mcp_servers.")[1:] == [
+        'fx]\ncommand = "python"\nargs = ["-m", "x"]\nrequired = true\n\n',
+        'demo]\ncommand = "y"\nrequired = true\n',
+    ]
+
+
+class Gate:
+    """Holds a stdio server back (tests/hosts/late_start.py) until the model stand-in is first
+    asked, or `patience` seconds pass without it being asked: the server cannot be up before
+    Codex's first turn unless Codex waits for it."""
+
+    def __init__(self, stub: ResponsesStub, patience: float) -> None:
+        self.stub = stub
+        self.patience = patience
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.opened_by_the_model: bool | None = None
+        self.thread = threading.Thread(target=self._hold, daemon=True)
+
+    def _hold(self) -> None:
+        held, _ = self.listener.accept()
+        with held:
+            self.opened_by_the_model = self.stub.asked.wait(self.patience)
+            held.sendall(b"go")
+
+    def entry(self, obj: str) -> dict[str, Any]:
+        server = stdio_server(obj)
+        late = [str(HOSTS_DIR / "late_start.py"), str(self.port), server["command"]]
+        return {**server, "args": [*late, *server["args"]]}
+
+    def __enter__(self) -> Gate:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listener.close()
+
+
+def test_a_server_still_starting_at_the_first_turn_is_waited_for() -> None:
+    # Codex started its first turn without a server still starting, and the run went on without
+    # its tools ("unsupported call: mcp__fxtwo_texts"): the Codex tests failed whole-folder on a
+    # busy machine, where the Python servers take about a second to start.
+    ensure_codex()
+    stub = ResponsesStub([ToolUse("mcp__fx__two_texts")])
+    with Gate(stub, patience=3) as gate:
+        run = run_codex({"fx": gate.entry("app")}, stub.calls, model=stub)
+    assert gate.opened_by_the_model is False  # nothing was asked before the server was up
+    assert "mcp__fx" in [t["name"] for t in run.turns[0]["tools"] if t.get("type") == "namespace"]
+    assert view(run, 0) == [head(), text("first block"), text("second block")]

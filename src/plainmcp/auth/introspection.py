@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +33,10 @@ class IntrospectionVerifier:
     when given, and unexpired. An active answer is kept for `cache_ttl` seconds at most and
     never past the token's `exp`; at most `max_cached` are kept (the oldest go first). Refusals
     are not kept: random tokens cannot push the valid ones out. `clock` gives Unix time.
+
+    `http` is the client to ask with (yours to close); without it the verifier makes its own on
+    first use, one per event loop, so every token is asked on the same kept-alive connections,
+    and `aclose()` closes it (the HTTP app does at shutdown, for the verifier of its `auth=`).
     """
 
     def __init__(
@@ -60,6 +66,22 @@ class IntrospectionVerifier:
         """Introspection requests made so far (the cache answers the others)."""
         self._cache: OrderedDict[str, tuple[Principal, float]] = OrderedDict()
         """sha256 of the token -> (its principal, when the entry stops being used)."""
+        self._own: tuple[weakref.ref[asyncio.AbstractEventLoop], httpx2.AsyncClient] | None = None
+        """Our own client and the loop it belongs to (its connections are that loop's)."""
+
+    def _client(self) -> httpx2.AsyncClient:
+        if self.http is not None:
+            return self.http
+        loop = asyncio.get_running_loop()
+        if self._own is None or self._own[0]() is not loop:
+            self._own = (weakref.ref(loop), httpx2.AsyncClient())
+        return self._own[1]
+
+    async def aclose(self) -> None:
+        """Close the verifier's own client (never `http`); a later token opens a new one."""
+        own, self._own = self._own, None
+        if own is not None and own[0]() is asyncio.get_running_loop():
+            await own[1].aclose()
 
     async def __call__(self, token: str) -> Principal | None:
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -86,11 +108,7 @@ class IntrospectionVerifier:
         self.requests += 1
         form = {"token": token, "token_type_hint": "access_token"}
         try:
-            if self.http is not None:
-                response = await self.http.post(self.endpoint, data=form, auth=self.auth)
-            else:
-                async with httpx2.AsyncClient() as http:
-                    response = await http.post(self.endpoint, data=form, auth=self.auth)
+            response = await self._client().post(self.endpoint, data=form, auth=self.auth)
             response.raise_for_status()
             answer = response.json()
         except (httpx2.HTTPError, ValueError) as exc:

@@ -6,8 +6,6 @@ structured.py, hydrate.py) and errors (errors.py)."""
 from plainmcp.client.callbacks import (
     CallbackError,
     Elicitation,
-    ElicitResult,
-    Root,
     SamplingMessage,
     SamplingRequest,
     SamplingResult,
@@ -42,6 +40,7 @@ from plainmcp.client.results import (
 )
 from plainmcp.client.session import Client
 from plainmcp.client.stream import ToolCall
+from plainmcp.context import ElicitResult, Root  # the server side's own: one type each
 
 __all__ = [
     "CONNECTION_CLOSED",

@@ -4,7 +4,8 @@ The same callbacks answer both forms a question takes: a server->client request 
 session, and an entry of `inputRequests` in a 2026-07-28 input-required result. A callback is a
 plain function or a coroutine function; it gets a small dataclass and may return a dataclass or
 the plain value (see each `*Answer` type). The client declares exactly the capabilities it has
-callbacks for.
+callbacks for. An elicitation's answer and a root are the types the server side's Context
+gives its functions (`plainmcp.ElicitResult`, `plainmcp.Root`): one type for one thing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 
 from plainmcp.client.results import parse_block
 from plainmcp.content import ContentBlock, Text
+from plainmcp.context import ElicitResult, Root
 from plainmcp.wire import render
 from plainmcp.wire.revisions import Revision
 
@@ -41,12 +43,6 @@ class Elicitation:
     url: str | None = None
     elicitation_id: str | None = None
     meta: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ElicitResult:
-    action: Literal["accept", "decline", "cancel"]
-    content: dict[str, Any] | None = None
 
 
 ElicitAnswer: TypeAlias = ElicitResult | Mapping[str, Any] | None
@@ -101,12 +97,6 @@ SampleCallback: TypeAlias = Callable[[SamplingRequest], MaybeAwaitable[SampleAns
 
 
 # --- roots -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Root:
-    uri: str
-    name: str | None = None
 
 
 RootItem: TypeAlias = Root | str | Mapping[str, Any]

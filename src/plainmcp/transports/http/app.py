@@ -236,6 +236,8 @@ class HttpApp:
                 self.shutdown()
                 await self.sessions.stop()
                 await close_shared()  # the event log's and blob store's Redis clients
+                if self.auth is not None:
+                    await self.auth.aclose()  # what its verifier keeps open
 
     async def drain(self) -> bool:
         """A graceful shutdown's first half, before the HTTP server stops: new requests get 503

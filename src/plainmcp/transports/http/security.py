@@ -98,7 +98,8 @@ class BearerAuth:
     `verify` checks a token (signature, expiry, audience = this server) and returns the
     Principal, or None to refuse it; it may be sync or async. `authorization_servers` go into
     the RFC 9728 metadata that 401 answers point clients to. `resource` is this server's
-    canonical URI (default: derived from the request).
+    canonical URI (default: derived from the request). A verifier with an `aclose()` coroutine
+    method (IntrospectionVerifier: its HTTP client) is closed when the app shuts down.
     """
 
     verify: Verifier
@@ -106,6 +107,11 @@ class BearerAuth:
     resource: str | None = None
     required_scopes: Sequence[str] = ()
     scopes_supported: Sequence[str] | None = None
+
+    async def aclose(self) -> None:
+        close = getattr(self.verify, "aclose", None)
+        if close is not None:
+            await close()
 
 
 @dataclass(frozen=True)
