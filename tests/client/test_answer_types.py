@@ -78,3 +78,18 @@ async def test_a_roots_callback_returning_roots_reaches_the_tool(transport: str,
         False,
         "[Root(uri='file:///work', name='work'), Root(uri='file:///tmp', name=None)]",
     )
+
+
+@pytest.mark.parametrize("rev", ["2025-11-25", "2026-07-28"])
+@pytest.mark.parametrize("transport", ["memory", "stdio"])
+async def test_a_sample_callback_returning_sample_result_reaches_the_tool(
+    transport: str, rev: str
+) -> None:
+    answer = plainmcp.SampleResult("assistant", {"type": "text", "text": "hi"}, "m-1", "endTurn")
+    async with open_client(transport, protocol=rev, sample=lambda request: answer) as client:
+        result = await client.call_tool("ask_model")
+    assert (result.is_error, result.text) == (
+        False,
+        "SampleResult(role='assistant', content={'type': 'text', 'text': 'hi'}, model='m-1',"
+        " stop_reason='endTurn')",
+    )

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 
 from plainmcp.client.results import parse_block
 from plainmcp.content import ContentBlock, Text
-from plainmcp.context import ElicitResult, Root
+from plainmcp.context import ElicitResult, Root, SampleResult
 from plainmcp.wire import render
 from plainmcp.wire.revisions import Revision
 
@@ -91,8 +91,9 @@ class SamplingResult:
     role: str = "assistant"
 
 
-SampleAnswer: TypeAlias = SamplingResult | str | Mapping[str, Any]
-"""A SamplingResult; a str is the model's text; a mapping is the wire CreateMessageResult."""
+SampleAnswer: TypeAlias = SamplingResult | SampleResult | str | Mapping[str, Any]
+"""A SamplingResult; a SampleResult (what `ctx.sample` gives a server function, content as the
+wire has it); a str is the model's text; a mapping is the wire CreateMessageResult."""
 SampleCallback: TypeAlias = Callable[[SamplingRequest], MaybeAwaitable[SampleAnswer]]
 
 
@@ -236,6 +237,11 @@ def sample_result(answer: object, rev: Revision) -> dict[str, Any]:
         if answer.stop_reason is not None:
             out["stopReason"] = answer.stop_reason
         return out
+    if isinstance(answer, SampleResult):
+        wire = {"role": answer.role, "content": answer.content, "model": answer.model}
+        if answer.stop_reason is not None:
+            wire["stopReason"] = answer.stop_reason
+        return wire
     if isinstance(answer, Mapping):
         return dict(answer)
     raise CallbackError(f"a sample callback returned {type(answer).__name__}, not an answer")

@@ -1,5 +1,5 @@
-"""A server whose tools return exactly what `ctx.elicit` and `ctx.list_roots` gave them (their
-repr), so a test sees the answer as the function saw it."""
+"""A server whose tools return exactly what `ctx.elicit`, `ctx.sample` and `ctx.list_roots`
+gave them (their repr), so a test sees the answer as the function saw it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}}
 async def ask_name(ctx: Context) -> str:
     """What the user answered, as ctx.elicit returned it."""
     return repr(await ctx.elicit("Your name?", NAME_FORM))
+
+
+@app.tool
+async def ask_model(ctx: Context) -> str:
+    """The client's model's answer, as ctx.sample returned it."""
+    return repr(await ctx.sample("Say hi", max_tokens=5))
 
 
 @app.tool
