@@ -160,6 +160,66 @@ def test_import_error_exits_1_with_traceback(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
+RAISES_AT_IMPORT = """\
+from plainmcp import Server
+
+app = Server("broken")
+
+
+def helper() -> int:
+    return 1 / 0
+
+
+VALUE = helper()
+"""
+IMPORT_FAILURES = {
+    "raises": (
+        RAISES_AT_IMPORT,
+        ["Traceback (most recent call last):", '  File "{path}", line 10, in <module>'],
+    ),
+    # plainmcp's own frames after the user's line stay: they say why the tool was refused
+    "a tool plainmcp refuses": (
+        "from plainmcp import Server\n\napp = Server('bad')\n\n\n@app.tool\n"
+        "def add(*numbers: int) -> int:\n    return sum(numbers)\n",
+        ["Traceback (most recent call last):", '  File "{path}", line 6, in <module>'],
+    ),
+    "SyntaxError": ("from plainmcp import Server\n\ndef (:\n", ['  File "{path}", line 3']),
+}
+IMPORTING_COMMANDS = {
+    "run": ["run", "{path}"],
+    "run --http": ["run", "{path}", "--http"],
+    "list": ["list", "{path}"],
+    "call": ["call", "{path}", "tool"],
+    "inspect": ["inspect", "{path}"],
+    "install": ["install", "claude-desktop", "{path}", "--config", "{config}"],
+    "dev": ["dev", "{path}"],
+}
+
+
+@pytest.mark.parametrize("failure", list(IMPORT_FAILURES))
+@pytest.mark.parametrize("command", list(IMPORTING_COMMANDS))
+def test_an_import_failure_shows_the_traceback_from_the_user_s_code_as_python_would(
+    tmp_path: Path, command: str, failure: str
+) -> None:
+    source, first_lines = IMPORT_FAILURES[failure]
+    path = write(tmp_path, "broken.py", source)
+    as_python = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=60)
+    shown = as_python.stderr.splitlines()
+    assert shown[: len(first_lines)] == [line.format(path=path) for line in first_lines]
+    config = str(tmp_path / "config.json")
+    words = [w.format(path=path, config=config) for w in IMPORTING_COMMANDS[command]]
+    proc = plainmcp(*words)
+    if command in ("list", "call"):  # clients of a `plainmcp run` child: their own exit codes
+        assert proc.returncode != 0
+    else:
+        assert proc.returncode == 1
+    name = words[0]
+    assert proc.stderr.splitlines()[: len(shown) + 1] == [
+        *shown,
+        f"plainmcp {name}: importing {path} failed (see above)",
+    ]
+
+
 def test_load_server_choices(tmp_path: Path) -> None:
     only = write(tmp_path, "only.py", "from plainmcp import Server\nthing = Server('only')\n")
     assert load_server(only).name == "only"

@@ -19,6 +19,7 @@ import orjson
 import pytest
 
 from plainmcp import Server
+from plainmcp.connection import STOPPED as STOPPED_ERROR
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import RpcError
 from tests.conftest import Session
@@ -328,6 +329,83 @@ async def test_close_cancels_running_requests_and_drops_later_posts() -> None:
         assert s.messages == before
         assert gated.finished == []
     assert s.replies_to("a") == s.replies_to("b") == []
+
+
+# --- stop(): a shutdown past its deadline ----------------------------------------------------
+
+STOPPED = {"code": -32603, "message": "The server shut down before the call finished; call again"}
+
+
+async def test_stop_answers_each_running_request_with_the_error_and_the_cancelled_with_none() -> (
+    None
+):
+    app, gated = make_server()
+    async with Session(app) as s:
+        await s.initialize("2025-11-25")
+        for key in ("a", "b", "c"):
+            await s.start("tools/call", call(key), id=key)
+        await gated.until(gated.entered, "c")
+        await s.notify("notifications/cancelled", {"requestId": "c"})  # the client's: no reply
+        await gated.until(gated.cancelled, "c")
+        assert s.conn.stop(STOPPED_ERROR) == 2
+        await gated.until(gated.cancelled, "b")
+        await s.settle()
+        assert sorted(gated.cancelled) == ["a", "b", "c"]
+        await s.conn.answer_stopped()  # every stopped task answered for itself
+        assert s.replies_to("a") == [{"jsonrpc": "2.0", "id": "a", "error": STOPPED}]
+        assert s.replies_to("b") == [{"jsonrpc": "2.0", "id": "b", "error": STOPPED}]
+        assert s.replies_to("c") == []
+
+
+async def test_a_stopped_request_that_ignores_cancellation_is_answered_by_answer_stopped() -> None:
+    app = Server("conn", version="1.0.0")
+    entered, gate = anyio.Event(), anyio.Event()
+
+    @app.tool
+    async def stubborn() -> str:
+        """Waits at the gate, and goes on waiting when cancelled."""
+        entered.set()
+        try:
+            await gate.wait()
+        except anyio.get_cancelled_exc_class():
+            await gate.wait()
+        return "late"
+
+    async with Session(app) as s:
+        await s.initialize("2025-11-25")
+        await s.start("tools/call", {"name": "stubborn", "arguments": {}}, id="s")
+        with anyio.fail_after(5):
+            await entered.wait()
+        assert s.conn.stop(STOPPED_ERROR) == 1
+        await s.drain()
+        assert s.replies_to("s") == []
+        await s.conn.answer_stopped()
+        assert s.replies_to("s") == [{"jsonrpc": "2.0", "id": "s", "error": STOPPED}]
+        gate.set()
+        await s.settle()
+        assert s.replies_to("s") == [{"jsonrpc": "2.0", "id": "s", "error": STOPPED}]
+
+
+async def test_stop_answers_a_batch_s_running_requests_in_its_reply() -> None:
+    app, gated = make_server()
+    async with Session(app) as s:
+        await s.initialize("2025-03-26")
+        await s.send(
+            [
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call("a")},
+                {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+            ]
+        )
+        await gated.until(gated.entered, "a")
+        assert s.conn.stop(STOPPED_ERROR) == 1
+        batch = await s.wait_for(lambda m: isinstance(m, list))
+        assert sorted(batch, key=lambda m: m["id"]) == [
+            {"jsonrpc": "2.0", "id": 1, "error": STOPPED},
+            {"jsonrpc": "2.0", "id": 2, "result": {}},
+        ]
+        await s.settle()
+        await s.conn.answer_stopped()
+        assert [m for m in s.messages if isinstance(m, list)] == [batch]
 
 
 def test_closed_connection_is_forgotten() -> None:

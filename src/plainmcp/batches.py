@@ -42,11 +42,17 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
     async def serve(request: Request) -> None:
         scope = anyio.CancelScope()
         connection._running[request.id] = scope
+        reply: dict[str, Any] | None = None
         try:
             with scope:
-                replies.append(await dispatch(connection.server, connection, request))
+                reply = await dispatch(connection.server, connection, request)
         finally:
             connection._running.pop(request.id, None)
+        stopped = connection.stopped.pop(request.id, None)  # by a shutdown (Connection.stop)
+        if reply is None and stopped is not None:
+            reply = jsonrpc.error_message(request.id, stopped)
+        if reply is not None and request.id not in connection.answered:
+            replies.append(reply)
 
     taken: set[tuple[type, RequestId]] = set()
     async with anyio.create_task_group() as group:

@@ -43,6 +43,9 @@ log = logging.getLogger("plainmcp")
 
 Send = Callable[[bytes], Coroutine[Any, Any, None]]
 
+STOPPED = RpcError(INTERNAL_ERROR, "The server shut down before the call finished; call again")
+"""The answer to a call a shutdown stopped at its deadline (stdio and HTTP alike)."""
+
 
 class Cancellable(Protocol):
     """How a running request is cancelled: an anyio CancelScope, or a _RequestTask."""
@@ -102,6 +105,10 @@ class Connection:
         Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
+        self.stopped: dict[RequestId, RpcError] = {}
+        """Requests `stop()` cancelled that are still to be answered with its error."""
+        self.answered: set[RequestId] = set()
+        """Stopped requests `answer_stopped` answered: what they return later is dropped."""
         self._asks = Asks(ask_prefix)
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
@@ -316,16 +323,45 @@ class Connection:
         """Requests are still running or their replies are still being written."""
         return self._active > 0
 
+    def stop(self, error: RpcError) -> int:
+        """A shutdown's deadline has passed: cancel the requests still running, each to be
+        answered with `error` instead of no reply (as its task ends, or by `answer_stopped`).
+        Returns how many."""
+        count = 0
+        for request_id, running in list(self._running.items()):
+            if not running.cancel_called:  # one the client cancelled gets no answer
+                self.stopped[request_id] = error
+                running.cancel()
+                count += 1
+        return count
+
+    async def answer_stopped(self) -> None:
+        """Answer the stopped requests that have not answered for themselves (not started, or
+        deaf to cancellation), just before the transport ends."""
+        while self.stopped:
+            request_id = next(iter(self.stopped))
+            self.answered.add(request_id)
+            await self._reply_error(request_id, self.stopped.pop(request_id))
+
     async def _serve(self, request: Request, running: _RequestTask) -> None:
         try:
             reply = await dispatch(self.server, self, request)
         except asyncio.CancelledError:
-            if running.cancel_called:
+            if not running.cancel_called:
+                raise
+            error = self.stopped.pop(request.id, None) if self.stopped else None
+            if error is None:
                 return  # cancelled by the client or by close(): no reply
-            raise
+            if running.task is not None:
+                running.task.uncancel()
+            reply = jsonrpc.error_message(request.id, error)
         # Done: a cancellation from now on comes too late, the reply goes out.
         if self._running.get(request.id) is running:
             del self._running[request.id]
+        if self.stopped:
+            self.stopped.pop(request.id, None)  # it answered after all
+        if self.answered and request.id in self.answered:
+            return  # answered for it already
         await self.send(jsonrpc.encode(reply))
 
     def in_use(self, request_id: RequestId) -> bool:

@@ -396,9 +396,9 @@ class Server:
         clock, sessions (docs/http.md).
         """
         from plainmcp.transports.http.app import HttpApp
-        from plainmcp.transports.stdout import release_stdout
 
-        release_stdout()  # stdout is not the protocol stream of an HTTP server
+        # Making the app does not release held stdout (a file may make one for uvicorn and
+        # still serve stdio); serving it does (HttpApp, transports/stdout.py).
         return HttpApp(self, path=path, **options)
 
     def connect(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import IO
 
 
@@ -24,6 +27,21 @@ class Lines:
         """Lines of a new pipe, and its write end (to hand a child as its stderr)."""
         read_fd, write_fd = os.pipe()
         return cls(os.fdopen(read_fd, encoding="utf-8")), os.fdopen(write_fd, "w")
+
+    @classmethod
+    @contextlib.contextmanager
+    def fifo(cls, path: Path) -> Iterator[Lines]:
+        """Lines written to a new FIFO at `path`, by whatever process opens it later (a
+        child's stderr, a relay's record). A writer of its own stays open for the block, so
+        reading never ends before that process has opened it."""
+        os.mkfifo(path)
+        reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        keeper = os.open(path, os.O_WRONLY)
+        os.set_blocking(reader, True)
+        try:
+            yield cls(os.fdopen(reader, encoding="utf-8"))
+        finally:
+            os.close(keeper)
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:

@@ -309,3 +309,18 @@ def test_schemas_option_comes_before_the_variable(tmp_path: Path) -> None:
         " the folder must hold <revision>/schema.json for each MCP revision (the schema/ folder"
         " of a checkout of github.com/modelcontextprotocol/modelcontextprotocol)\n"
     )
+
+
+def test_more_than_a_mebibyte_written_at_import_is_counted_whole(tmp_path: Path) -> None:
+    # check holds the module's stdout itself, past the 1 MiB that `import plainmcp` holds
+    server = tmp_path / "loud.py"
+    server.write_text(
+        "from plainmcp import Server\n\nprint('x' * (2 << 20))\n\napp = Server('loud')\n"
+    )
+    done = check(str(server), "--json", "--host", "generic", "--no-config")
+    found = json.loads(done.stdout)
+    assert [p["message"] for p in found["problems"] if p["code"] == "stdout-at-import"] == [
+        f"{(2 << 20) + 1} characters written to stdout at import (first line: {'x' * 120!r});"
+        " a stdio server's stdout is its protocol stream"
+    ]
+    assert "plainmcp: more than" not in done.stderr

@@ -249,6 +249,105 @@ def test_over_stdio_sigterm_answers_the_calls_already_read_before_exit() -> None
             proc.wait()
 
 
+class StdioServer:
+    """`plainmcp run HELD` over stdio, its replies read line by line (the tools wait for
+    SIGUSR1, so nothing here is timed)."""
+
+    def __init__(self, *flags: str) -> None:
+        import subprocess
+        import sys
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "plainmcp", "run", str(HELD), *flags],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> Any:
+        assert self.proc.stdout is not None
+        return json.loads(self.proc.stdout.readline())
+
+    def initialize(self, version: str) -> None:
+        params = {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "e2e", "version": "0"},
+        }
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+        assert self.read()["id"] == 1
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+
+
+def _hold(n: int) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 10 + n,
+        "method": "tools/call",
+        "params": {"name": "hold", "arguments": {"n": n}, "_meta": {"progressToken": n}},
+    }
+
+
+STOPPED = {"code": -32603, "message": "The server shut down before the call finished; call again"}
+
+
+def test_over_stdio_calls_outlasting_the_deadline_are_answered_with_an_error_then_it_exits() -> (
+    None
+):
+    server = StdioServer("--shutdown-deadline", "0.5")
+    try:
+        server.initialize(VERSION)
+        for n in range(3):
+            server.send(_hold(n))
+        assert sorted(server.read()["params"]["progressToken"] for _ in range(3)) == [0, 1, 2]
+        server.proc.send_signal(signal.SIGTERM)  # never released
+        got = [server.read() for _ in range(3)]
+        assert sorted(got, key=lambda m: m["id"]) == [
+            {"jsonrpc": "2.0", "id": 10 + n, "error": STOPPED} for n in range(3)
+        ]
+        assert server.proc.wait(20) == 0
+        assert server.proc.stdout is not None and server.proc.stdout.read() == b""
+        assert server.proc.stderr is not None
+        assert (
+            server.proc.stderr.read()
+            .decode()
+            .splitlines()[-1]
+            .endswith(
+                " plainmcp WARNING shutdown: 3 call(s) still running after 0.5 s;"
+                " answering them with an error"
+            )
+        )
+    finally:
+        server.close()
+
+
+def test_over_stdio_a_batch_outlasting_the_deadline_is_answered_with_errors_in_its_array() -> None:
+    server = StdioServer("--shutdown-deadline", "0.5")
+    try:
+        server.initialize("2025-03-26")
+        server.send([_hold(0), _hold(1), {"jsonrpc": "2.0", "id": 20, "method": "ping"}])
+        assert sorted(server.read()["params"]["progressToken"] for _ in range(2)) == [0, 1]
+        server.proc.send_signal(signal.SIGTERM)
+        assert sorted(server.read(), key=lambda m: m["id"]) == [
+            {"jsonrpc": "2.0", "id": 10, "error": STOPPED},
+            {"jsonrpc": "2.0", "id": 11, "error": STOPPED},
+            {"jsonrpc": "2.0", "id": 20, "result": {}},
+        ]
+        assert server.proc.wait(20) == 0
+    finally:
+        server.close()
+
+
 def test_workers_with_in_memory_sessions_are_refused_naming_the_fix() -> None:
     import subprocess
     import sys

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.http_server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER = str(Path(__file__).parent / "servers" / "prints.py")
@@ -108,6 +111,111 @@ def test_prints_reach_stderr_in_order_and_stdout_carries_only_messages(
     rc, out, err = server.finish()
     assert (rc, out) == (0, b"")
     assert err.decode().splitlines() == printed
+
+
+BOTH = """
+from plainmcp import Server
+
+app = Server("prints", version="1.0.0")
+
+
+@app.tool
+def shout(text: str) -> str:
+    \"\"\"Upper-case the text.\"\"\"
+    print("tool: print", flush=True)
+    return text.upper()
+
+
+web = app.http_app()  # for `uvicorn server:web`
+print("after http_app(): print")
+print("after http_app(): print flush=True", flush=True)
+
+if __name__ == "__main__":
+    print("main: print flush=True", flush=True)
+    app.run()
+"""
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED=1"])
+def test_a_file_that_makes_an_http_app_and_serves_stdio_keeps_stdout_for_messages(
+    running: Callable[..., Running], tmp_path: Path, unbuffered: bool
+) -> None:
+    server_file = tmp_path / "server.py"
+    server_file.write_text(BOTH)
+    server = running(python(str(server_file)), environment(unbuffered))
+    server.write(line(INITIALIZE))
+    assert reply(server) == INITIALIZE_REPLY
+    server.write(line(INITIALIZED) + line(CALL))
+    assert reply(server) == CALL_REPLY
+    rc, out, err = server.finish()
+    assert (rc, out) == (0, b"")
+    assert err.decode().splitlines() == [
+        "after http_app(): print",
+        "after http_app(): print flush=True",
+        "main: print flush=True",
+        "tool: print",
+    ]
+
+
+def test_uvicorn_serving_the_file_s_app_releases_what_was_held_to_stdout(
+    running: Callable[..., Running], tmp_path: Path
+) -> None:
+    (tmp_path / "server.py").write_text(BOTH)
+    port = free_port()
+    server = running(
+        python("-m", "uvicorn", "server:web", "--port", str(port), "--log-level", "warning"),
+        environment(unbuffered=False),
+        cwd=tmp_path,
+    )
+    # held from `import plainmcp` (stdout is a pipe, stdin is not a terminal) until uvicorn
+    # starts the app's lifespan
+    assert server.readline() == b"after http_app(): print\n"
+    assert server.readline() == b"after http_app(): print flush=True\n"
+    assert server.running()
+    server.p.terminate()
+    assert server.p.wait(TIMEOUT) == -signal.SIGTERM  # uvicorn re-raises it once shut down
+
+
+LIMIT = 1 << 20
+OVERFLOW = (
+    f"plainmcp: more than {LIMIT} bytes were written to stdout before this process served stdio"
+    " or showed it is no stdio server; they and what follows go to stderr"
+    " (plainmcp.transports.stdout)\n"
+)
+PRINTS_A_LOT = """
+import sys
+from plainmcp import Server
+
+print("a" * {size})
+app = Server("prints", version="1.0.0")
+
+
+@app.tool
+def shout(text: str) -> str:
+    \"\"\"Upper-case the text.\"\"\"
+    print("tool: print", flush=True)
+    return text.upper()
+
+
+app.run()
+"""
+
+
+@pytest.mark.parametrize("size", [LIMIT - 1, LIMIT], ids=["at the limit", "past it"])
+def test_held_output_is_bounded_and_past_the_bound_goes_to_stderr_at_once(
+    running: Callable[..., Running], tmp_path: Path, size: int
+) -> None:
+    server_file = tmp_path / "server.py"
+    server_file.write_text(PRINTS_A_LOT.format(size=size))
+    server = running(python(str(server_file)), environment(unbuffered=False))
+    server.write(line(INITIALIZE))
+    assert reply(server) == INITIALIZE_REPLY
+    server.write(line(INITIALIZED) + line(CALL))
+    assert reply(server) == CALL_REPLY
+    rc, out, err = server.finish()
+    assert (rc, out) == (0, b"")
+    note = OVERFLOW if size + 1 > LIMIT else ""  # its newline counts too
+    assert err.decode() == note + "a" * size + "\ntool: print\n"
 
 
 # --- programs that are not stdio servers print to stdout at once -----------------------------
@@ -236,7 +344,25 @@ RELEASES = {
         "        pass\n"
         "anyio.run(session)\n"
     ),
-    "http_app()": "plainmcp.Server('web').http_app()\n",
+    "an HTTP app's lifespan starts": (
+        "web = plainmcp.Server('web').http_app()\n"
+        "events = [{'type': 'lifespan.startup'}, {'type': 'lifespan.shutdown'}]\n"
+        "async def receive() -> dict:\n"
+        "    return events.pop(0)\n"
+        "async def send(message: dict) -> None:\n"
+        "    pass\n"
+        "anyio.run(web, {'type': 'lifespan'}, receive, send)\n"
+    ),
+    "an HTTP app's first request": (
+        "web = plainmcp.Server('web').http_app()\n"
+        "async def receive() -> dict:\n"
+        "    return {'type': 'http.request', 'body': b'', 'more_body': False}\n"
+        "async def send(message: dict) -> None:\n"
+        "    pass\n"
+        "scope = {'type': 'http', 'method': 'GET', 'path': '/',\n"
+        "         'headers': [(b'host', b'localhost')]}\n"
+        "anyio.run(web, scope, receive, send)\n"
+    ),
     "release_stdout()": (
         "from plainmcp.transports.stdout import release_stdout\nrelease_stdout()\n"
     ),
@@ -267,6 +393,23 @@ def test_what_shows_a_program_is_no_stdio_server_sends_held_output_to_stdout(
     assert program.running()  # waiting for its line of stdin
     program.write(b"x\n")
     assert program.finish() == (0, b"read x\n", b"")
+
+
+def test_a_program_past_the_bound_prints_to_stdout_again_once_it_shows_it_is_no_server(
+    running: Callable[..., Running],
+) -> None:
+    code = (
+        "import plainmcp\n"
+        f"print('a' * {LIMIT})\n"
+        "print('past the bound')\n"
+        "from plainmcp.transports.stdout import release_stdout\n"
+        "release_stdout()\n"
+        "print('released')\n"
+    )
+    program = running(python("-c", code), environment(unbuffered=False))
+    rc, out, err = program.finish()
+    assert (rc, out) == (0, b"released\n")
+    assert err.decode() == OVERFLOW + "a" * LIMIT + "\npast the bound\n"
 
 
 @pytest.mark.parametrize("unbuffered", [False, True], ids=["flush=True", "PYTHONUNBUFFERED=1"])

@@ -109,3 +109,44 @@ def test_decided_for_itself_it_writes_to_the_stream_it_holds() -> None:
     held.decide(held)  # type: ignore[arg-type]
     held.write("after\n")
     assert target.written() == b"held\nafter\n"
+
+
+NOTE = (
+    "plainmcp: more than {0} bytes were written to stdout before this process served stdio or"
+    " showed it is no stdio server; they and what follows go to stderr"
+    " (plainmcp.transports.stdout)\n"
+)
+
+
+def test_past_its_limit_what_was_held_and_what_follows_goes_to_the_spill_stream() -> None:
+    target, spill = Target(), io.StringIO()
+    held = HeldStdout(target, limit=10, spill=spill)
+    held.write("12345")
+    held.buffer.write(b"67890")  # 10: at the limit, still held
+    assert (held.holding, spill.getvalue()) == (True, "")
+    held.write("x")
+    assert not held.holding
+    assert spill.getvalue() == NOTE.format(10) + "1234567890x"
+    held.write("after\n")
+    held.decide(target)  # decided already: run() or release_stdout() change nothing
+    assert spill.getvalue() == NOTE.format(10) + "1234567890xafter\n"
+    assert target.written() == b""
+
+
+def test_the_default_limit_is_one_mebibyte() -> None:
+    target, spill = Target(), io.StringIO()
+    held = HeldStdout(target, spill=spill)
+    held.write("a" * (1 << 20))
+    assert held.holding
+    held.write("b")
+    assert spill.getvalue() == NOTE.format(1 << 20) + "a" * (1 << 20) + "b"
+
+
+def test_past_its_limit_with_stderr_pointed_at_it_it_writes_to_the_stream_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    target = Target()
+    held = HeldStdout(target, limit=3)
+    monkeypatch.setattr("sys.stderr", held)  # `sys.stderr = sys.stdout`, as some programs do
+    held.write("four")
+    assert target.written() == (NOTE.format(3) + "four").encode()

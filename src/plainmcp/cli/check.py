@@ -296,7 +296,7 @@ def _import_guarded(target: str) -> tuple[Server | None, str, list[Problem]]:
     from plainmcp.server import Server
     from plainmcp.transports.stdout import HeldStdout
 
-    held = HeldStdout(sys.stdout)
+    held = HeldStdout(sys.stdout, limit=sys.maxsize)  # all of it is counted, then dropped
     sys.stdout = held
     problems: list[Problem] = []
     obj: Any = None

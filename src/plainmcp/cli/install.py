@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -204,15 +203,15 @@ def launch(args: argparse.Namespace, target: str) -> Launch:
 def _server_name_of(target: str) -> str | None:
     """The Server's own name, importing the file as `plainmcp run` would (its prints to stderr);
     None once the traceback of a failed import is shown."""
-    from plainmcp.cli.target import load_server
+    from plainmcp.cli.target import import_failure, load_server
 
     try:
         with contextlib.redirect_stdout(sys.stderr):
             return load_server(target).name
     except UsageError:
         raise
-    except Exception:
-        traceback.print_exc()
+    except Exception as exc:
+        print(import_failure(exc), end="", file=sys.stderr)
         print(f"plainmcp install: importing {target} failed (see above)", file=sys.stderr)
         return None
 

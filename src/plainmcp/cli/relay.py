@@ -8,6 +8,11 @@ code and answered that replay; until then the old one keeps serving, so a file t
 import leaves the last good version in place. Requests the old child had not answered get an
 error at the switch (never a hang), and the host is told to list again
 (notifications/*/list_changed for each list its session announced as changing).
+
+A 2026-07-28 host has no session: it hears list changes on its subscriptions/listen requests,
+which stay open across restarts. Each is sent again, with the host's own id, to the new child
+(whose acknowledgement the host does not see a second time), the switch hands it over, and the
+host hears notifications/*/list_changed on it for each list change it asked for and was granted.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from plainmcp.notify import LISTEN_FEATURE, tagged
 from plainmcp.transports.stdio import LineSplitter
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR
+from plainmcp.wire.meta import SUBSCRIPTION_ID
 
 READY = "notifications/plainmcp/dev"
 """The child's first line: it imported the code (and which files), and serves."""
@@ -32,6 +39,8 @@ OWN_ID = "plainmcp-dev-"
 """The prefix of the ids of the relay's own requests to a child (replayed setup)."""
 LISTS = ("tools", "resources", "prompts")
 LIMIT = 64 * 1024 * 1024
+LISTEN = "subscriptions/listen"
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 
 
 def log(text: str) -> None:
@@ -53,6 +62,22 @@ def _messages(line: bytes) -> list[dict[str, Any]]:
     return [m for m in items if isinstance(m, dict)]
 
 
+def _listen_of(message: dict[str, Any]) -> str | None:
+    """The key of the subscriptions/listen stream an acknowledgement belongs to."""
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict) or SUBSCRIPTION_ID not in meta:
+        return None
+    return _key(meta[SUBSCRIPTION_ID])
+
+
+def _list_changed(kind: str, params: dict[str, Any] | None = None) -> bytes:
+    note: dict[str, Any] = {"jsonrpc": "2.0", "method": f"notifications/{kind}/list_changed"}
+    if params is not None:
+        note["params"] = params
+    return json.dumps(note).encode()
+
+
 def _error(request_id: Any, message: str) -> bytes:
     error = {"code": INTERNAL_ERROR, "message": message}
     reply = {"jsonrpc": "2.0", "id": request_id, "error": error}
@@ -71,7 +96,8 @@ class Child:
     asked: set[str] = field(default_factory=set)
     """Ids of its requests to the host not answered yet."""
     waiting: dict[str, tuple[anyio.Event, list[dict[str, Any]]]] = field(default_factory=dict)
-    """The relay's own requests to it, by id."""
+    """The relay's own requests to it, by id, and the host's listens sent to it again (their
+    acknowledgement, or a refusal, ends the wait)."""
 
     async def send(self, line: bytes) -> None:
         assert self.process.stdin is not None
@@ -116,6 +142,10 @@ class Relay:
         self.subscriptions: dict[str, dict[str, Any]] = {}
         self.pending: dict[str, tuple[Child, Any, str]] = {}
         """Host requests a child is serving: id key -> (child, id, method)."""
+        self.listens: dict[str, dict[str, Any]] = {}
+        """The host's open subscriptions/listen requests (2026-07-28), by id key."""
+        self.granted: dict[str, dict[str, Any]] = {}
+        """What each listen's acknowledgement (the one the host saw) granted."""
         self._own = 0
 
     # --- children --------------------------------------------------------------------------
@@ -139,13 +169,16 @@ class Relay:
         new child's files, or None when it failed (the old one goes on serving)."""
         child = await self.spawn()
         await child.loaded.wait()
-        if child.files is None or not await self._replay(child):
+        acks = await self._replay(child) if child.files is not None else None
+        if acks is None:
             await child.stop()
             return None
         old, self.child = self.child, child
         self.exit_code = None
         for key, (owner, request_id, method) in list(self.pending.items()):
-            if owner is old:
+            if key in self.listens:  # kept open: the new child serves it from now on
+                self.pending[key] = (child, request_id, method)
+            elif owner is old:
                 del self.pending[key]
                 self.write(
                     _error(
@@ -154,31 +187,80 @@ class Relay:
                         f" served this {method}; send it again",
                     )
                 )
+        for key, ack in acks.items():
+            if key not in self.granted:  # the old child had not acknowledged it yet
+                self._acknowledged(key, ack)
+                self.write(json.dumps(ack).encode())
         if old is not None:
             await old.stop()
+        self._lists_changed()
+        return child.files
+
+    def _lists_changed(self) -> None:
+        """Tell the host to list again: on its session, each list it was told announces
+        changes; on each listen stream, each list change it was granted."""
         capabilities = (self.offered or {}).get("capabilities", {})
         for kind in LISTS:
             offered = capabilities.get(kind)
             if isinstance(offered, dict) and offered.get("listChanged"):
-                note = {"jsonrpc": "2.0", "method": f"notifications/{kind}/list_changed"}
-                self.write(json.dumps(note).encode())
-        return child.files
+                self.write(_list_changed(kind))
+        for key, listen in self.listens.items():
+            granted = self.granted.get(key, {})
+            for flag, kind in LISTEN_FEATURE.items():
+                if granted.get(flag) is True:
+                    self.write(_list_changed(kind, tagged(listen["id"])))
 
-    async def _replay(self, child: Child) -> bool:
-        """The session's setup, sent to a new child: False when it refused or exited."""
-        if self.initialize is None:
-            return True
-        if await self._ask(child, "initialize", self.initialize.get("params")) is None:
-            return False
-        if self.initialized:
-            await child.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        level = self.level
-        if level is not None and await self._ask(child, "logging/setLevel", level) is None:
-            return False
-        for params in self.subscriptions.values():
-            if await self._ask(child, "resources/subscribe", params) is None:
-                return False
-        return True
+    async def _replay(self, child: Child) -> dict[str, dict[str, Any]] | None:
+        """The session's setup and the host's open listens, sent to a new child: the listens'
+        acknowledgements by id key, or None when it refused something or exited."""
+        if self.initialize is not None:
+            if await self._ask(child, "initialize", self.initialize.get("params")) is None:
+                return None
+            if self.initialized:
+                await child.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+            level = self.level
+            if level is not None and await self._ask(child, "logging/setLevel", level) is None:
+                return None
+            for params in self.subscriptions.values():
+                if await self._ask(child, "resources/subscribe", params) is None:
+                    return None
+        acks: dict[str, dict[str, Any]] = {}
+        while missing := [k for k in self.listens if k not in acks]:  # opened meanwhile too
+            for key in missing:
+                listen = self.listens.get(key)
+                if listen is None:
+                    continue  # closed before it was sent
+                ack = await self._relisten(child, key, listen)
+                if ack is None:
+                    return None
+                acks[key] = ack
+        for key in [k for k in acks if k not in self.listens]:  # closed meanwhile
+            del acks[key]
+            cancel = {"requestId": json.loads(key)}
+            note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel}
+            await child.send(json.dumps(note).encode())
+        return acks
+
+    async def _relisten(
+        self, child: Child, key: str, listen: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The host's listen, sent to a new child with the host's id: its acknowledgement, or
+        None when it refused it (an error) or exited."""
+        done, box = anyio.Event(), list[dict[str, Any]]()
+        child.waiting[key] = (done, box)
+        await child.send(json.dumps(listen).encode())
+        with anyio.move_on_after(60):
+            await done.wait()
+        child.waiting.pop(key, None)
+        if not box or box[0].get("method") != ACKNOWLEDGED:
+            what = box[0].get("error") if box else "no answer"
+            log(f"the new server did not accept {LISTEN} ({what})")
+            return None
+        return box[0]
+
+    def _acknowledged(self, key: str, ack: dict[str, Any]) -> None:
+        granted = ack.get("params", {}).get("notifications")
+        self.granted[key] = granted if isinstance(granted, dict) else {}
 
     async def _ask(self, child: Child, method: str, params: Any) -> dict[str, Any] | None:
         self._own += 1
@@ -219,7 +301,7 @@ class Relay:
             self.exit_code = code
             log(f"the server exited (code {code}); save {self.file} to start it again")
             for key, (owner, request_id, _) in list(self.pending.items()):
-                if owner is child:
+                if owner is child and key not in self.listens:  # listens wait for the next
                     del self.pending[key]
                     self.write(_error(request_id, self._down()))
 
@@ -237,16 +319,27 @@ class Relay:
             if "method" in message:
                 if "id" in message and current:
                     child.asked.add(key)  # a request of the server's (sampling, elicitation)
+                elif message["method"] == ACKNOWLEDGED:
+                    listen = _listen_of(message)
+                    if listen is not None and listen in child.waiting:  # a listen sent again
+                        done, box = child.waiting[listen]
+                        box.append(message)
+                        done.set()
+                        return
+                    if listen is not None and current:
+                        self._acknowledged(listen, message)
             elif key in child.waiting:
                 done, box = child.waiting[key]
                 box.append(message)
                 done.set()
                 return
-            else:
-                entry = self.pending.pop(key, None)
+            elif key in self.pending and self.pending[key][0] is child:
+                entry = self.pending.pop(key)
+                if key in self.listens:  # the listen ended (the child's answer)
+                    del self.listens[key]
+                    self.granted.pop(key, None)
                 if (
-                    entry is not None
-                    and entry[2] == "initialize"
+                    entry[2] == "initialize"
                     and self.initialize is not None
                     and isinstance(message.get("result"), dict)
                 ):
@@ -272,6 +365,8 @@ class Relay:
                 params = message.get("params")
                 if method == "initialize":
                     self.initialize = message
+                elif method == LISTEN and child is not None:
+                    self.listens[key] = message
                 elif method == "logging/setLevel":
                     self.level = params
                 elif method.startswith("resources/") and method.endswith("subscribe"):
@@ -287,6 +382,13 @@ class Relay:
                     self.pending[key] = (child, message["id"], method)
             elif method == "notifications/initialized":
                 self.initialized = True
+            elif method == "notifications/cancelled":
+                params = message.get("params")
+                if isinstance(params, dict) and "requestId" in params:
+                    cancelled = _key(params["requestId"])
+                    self.pending.pop(cancelled, None)  # it gets no answer
+                    self.listens.pop(cancelled, None)
+                    self.granted.pop(cancelled, None)
             elif method is None and has_id and child is not None:
                 if key in child.asked:
                     child.asked.discard(key)

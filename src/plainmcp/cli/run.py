@@ -7,11 +7,10 @@ import argparse
 import json
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from plainmcp.cli.target import load_server, load_target, split_target
+from plainmcp.cli.target import import_failure, load_server, load_target, split_target
 from plainmcp.cli.usage import UsageError
 
 if TYPE_CHECKING:
@@ -87,13 +86,14 @@ def shared_sessions(app: HttpApp) -> bool:
 
 
 def imported(command: str, target: str, load: Callable[[], T]) -> T | None:
-    """`load()`, or None once the traceback of the user's module failing to import is shown."""
+    """`load()`, or None once the traceback of the user's module failing to import is shown
+    (from the user's code: `import_failure`)."""
     try:
         return load()
     except UsageError:
         raise
-    except Exception:
-        traceback.print_exc()
+    except Exception as exc:
+        print(import_failure(exc), end="", file=sys.stderr)
         print(f"plainmcp {command}: importing {target} failed (see above)", file=sys.stderr)
         return None
 

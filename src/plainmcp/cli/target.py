@@ -4,7 +4,9 @@ HttpApp in it."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +52,29 @@ def _import_file(file: str) -> dict[str, Any]:
     sys.argv = [str(path)]
     spec.loader.exec_module(module)
     return vars(module)
+
+
+_PLAINMCP = os.path.realpath(Path(__file__).parents[1]) + os.sep
+
+
+def _importing_frame(filename: str) -> bool:
+    """A frame of what imported the user's file: plainmcp's own, or importlib's."""
+    if filename.startswith("<frozen importlib"):
+        return True
+    return os.path.realpath(filename).startswith(_PLAINMCP)
+
+
+def import_failure(exc: BaseException) -> str:
+    """The traceback of the user's file failing to import as `python FILE` shows it: from the
+    first frame of the user's code, without the frames of plainmcp and importlib that ran the
+    import (none at all for a SyntaxError, which Python then shows without a header)."""
+    shown = traceback.TracebackException.from_exception(exc)
+    frames = list(shown.stack)
+    first = 0
+    while first < len(frames) and _importing_frame(frames[first].filename):
+        first += 1
+    shown.stack = traceback.StackSummary.from_list(frames[first:])
+    return "".join(shown.format())
 
 
 def _http_app_type() -> type[HttpApp] | None:

@@ -26,6 +26,7 @@ import anyio.lowlevel
 from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectSendStream
 
+from plainmcp.connection import STOPPED
 from plainmcp.lifespan import running
 from plainmcp.transports.stdout import claim_stdout
 
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("plainmcp")
 
 _READ_CHUNK = 1 << 16
+_STOP_GRACE = 1.0
+"""Seconds the calls cancelled at the shutdown deadline get to answer with an error themselves
+(the HTTP transport's figure); the transport answers for those still running then."""
 
 
 def _setup_logging() -> None:
@@ -56,7 +60,8 @@ def run(
 ) -> None:
     """Serve one client on stdin/stdout until stdin closes, then answer what was read and exit.
     On SIGTERM, reading stops and the calls already read get `shutdown_deadline` seconds to
-    be answered before the process exits."""
+    be answered before the process exits; those still running then are answered with an
+    error (STOPPED, as over HTTP)."""
     out = claim_stdout() if output_fd is None else output_fd
     _setup_logging()
     with contextlib.suppress(KeyboardInterrupt):
@@ -240,7 +245,17 @@ async def _serve_connection(
             while conn.busy:
                 await anyio.sleep(0.01)
         if conn.busy:
-            log.warning("shutdown: calls still running after %.1f s are dropped", deadline)
+            # As HTTP does (HttpApp.drain): cancelled, and answered with an error, not dropped.
+            stopped = conn.stop(STOPPED)
+            log.warning(
+                "shutdown: %d call(s) still running after %.1f s; answering them with an error",
+                stopped,
+                deadline,
+            )
+            with anyio.move_on_after(_STOP_GRACE):
+                while conn.busy:
+                    await anyio.sleep(0.01)
+            await conn.answer_stopped()  # those that did not end when cancelled
         tasks.cancel_scope.cancel()
 
 

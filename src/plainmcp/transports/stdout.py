@@ -15,9 +15,18 @@ until the process shows what it is:
 - it serves stdio (`claim_stdout()`): the held output goes to stderr;
 - it is not a stdio server (`release_stdout()`): the held output goes to the real stdout at once
   and `sys.stdout` is the original stream again. That happens when a `Client` session starts, when
-  an HTTP app is made, when the `plainmcp` command starts (it decides for itself: `run` claims,
-  `list`, `call` and `demo` are clients), and at exit. Call it yourself in a program that waits
-  (e.g. on stdin) before any of these and wants its output seen meanwhile.
+  an HTTP app starts serving (`run("http")` and `plainmcp run --http` before uvicorn starts; an
+  app served some other way at its ASGI lifespan's start, its first request, or when a host
+  enters `HttpApp.lifespan()`), when the `plainmcp` command starts (it decides for itself: `run`
+  claims, `list`, `call` and `demo` are clients), and at exit. Making an app (`http_app()`) is
+  no sign: a file may make one at import for `uvicorn server:web` and still end with `app.run()`
+  for hosts. Call it yourself in a program that waits (e.g. on stdin) before any of these and
+  wants its output seen meanwhile.
+
+At most `HOLD_LIMIT` (1 MiB) is held: the write that passes it sends a note, what was held and
+everything after to stderr, where a server's prints belong anyway (memory stays bounded, nothing
+is lost, nothing reaches a protocol stream); `release_stdout()` later points `sys.stdout` at the
+real stdout again.
 
 Guessing instead (a pipe on stdout means a server) would send a client script's output to
 stderr; holding costs only a delay in programs that are neither servers nor clients, and no
@@ -43,17 +52,35 @@ from typing import Any, TextIO
 _protocol_fd: int | None = None
 _held: HeldStdout | None = None
 
+HOLD_LIMIT = 1 << 20
+"""What may be held, in characters of text plus bytes: past it, everything goes to stderr."""
+
+OVERFLOW_NOTE = (
+    "plainmcp: more than {0} bytes were written to stdout before this process served stdio or"
+    " showed it is no stdio server; they and what follows go to stderr"
+    " (plainmcp.transports.stdout)\n"
+)
+
 
 class HeldStdout(io.TextIOBase):
     """Stands in for `sys.stdout`: keeps what is written (text and `.buffer` bytes, in order)
     until `decide(target)`, then hands it to `target` and forwards everything after it, so a
-    reference kept meanwhile (a logging handler) keeps working."""
+    reference kept meanwhile (a logging handler) keeps working.
 
-    def __init__(self, stream: TextIO) -> None:
+    At most `limit` is kept: the write that passes it decides for `spill` (default: stderr,
+    where a stdio server's prints go anyway), after a note saying so, so memory stays bounded
+    and nothing reaches a protocol stream or is lost."""
+
+    def __init__(
+        self, stream: TextIO, *, limit: int = HOLD_LIMIT, spill: TextIO | None = None
+    ) -> None:
         super().__init__()
         self.original = stream
         self._target: TextIO = stream
         self._held: list[str | bytes] | None = []
+        self._size = 0
+        self._limit = limit
+        self._spill = spill
         self._lock = threading.RLock()
         self._buffer = _HeldBuffer(self)
 
@@ -93,8 +120,20 @@ class HeldStdout(io.TextIOBase):
         with self._lock:
             if self._held is not None:
                 self._held.append(chunk)
+                self._size += len(chunk)
+                if self._size > self._limit:
+                    self._overflow()
                 return len(chunk)
             return self._emit(chunk)
+
+    def _overflow(self) -> None:
+        spill = self._spill if self._spill is not None else sys.stderr
+        same: object = spill
+        if same is self:  # stderr pointed at stdout: there is nowhere else to go
+            spill = self.original
+        with contextlib.suppress(Exception):
+            spill.write(OVERFLOW_NOTE.format(self._limit))
+        self.decide(spill)
 
     def write(self, s: str, /) -> int:
         if not isinstance(s, str):
@@ -182,9 +221,9 @@ def hold_stdout() -> None:
 def release_stdout() -> None:
     """Not a stdio server: what was held goes to stdout now, and `sys.stdout` is itself again."""
     held = _held
-    if held is None or not held.holding or _protocol_fd is not None:
+    if held is None or _protocol_fd is not None:
         return
-    held.decide(held.original)
+    held.decide(held.original)  # nothing, when it overflowed to stderr: the rest comes here
     if sys.stdout is held:
         sys.stdout = held.original
 

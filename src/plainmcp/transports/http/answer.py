@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.connection import STOPPED
 from plainmcp.transports.http import rules
 from plainmcp.transports.http.responses import (
     AsgiSend,
@@ -21,9 +22,7 @@ from plainmcp.transports.http.responses import (
     until_disconnect,
 )
 from plainmcp.wire import jsonrpc
-from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Request, RpcError
-
-STOPPED = RpcError(INTERNAL_ERROR, "The server shut down before the call finished; call again")
+from plainmcp.wire.jsonrpc import Request
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection

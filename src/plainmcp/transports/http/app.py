@@ -58,6 +58,7 @@ from plainmcp.transports.http.sessionless import post_sessionless
 from plainmcp.transports.http.sessions import REDIS_SCHEMES as REDIS_SCHEMES  # cli/run.py
 from plainmcp.transports.http.sessions import Sessions, open_sessions
 from plainmcp.transports.http.stateless import NO_BATCHES, post_stateless, stateless_version
+from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.envelope import is_stateless
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Request, RpcError
@@ -140,6 +141,7 @@ class HttpApp:
     # --- ASGI entry ------------------------------------------------------------------------
 
     async def __call__(self, scope: Scope, receive: Receive, send: AsgiSend) -> None:
+        release_stdout()  # served over HTTP: stdout is no protocol stream (transports/stdout.py)
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -225,6 +227,7 @@ class HttpApp:
         """The app's lifespan, for a host that mounts it (mounted apps get no lifespan events):
         `Starlette(routes=[Mount("/", app=mcp)], lifespan=mcp.lifespan)`. Enters the server's
         lifespan, and at the end closes every session and stream, then exits it."""
+        release_stdout()
         async with running(self.server):
             try:
                 await self.sessions.start(self.server)

@@ -32,6 +32,9 @@ def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvi
         from plainmcp.transports.http.uvicorn_server import DrainingServer
     except ImportError:
         raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
+    from plainmcp.transports.stdout import release_stdout
+
+    release_stdout()  # serving HTTP: what was held goes to stdout before uvicorn starts
     allow_bound_host(app, host)
     config = server_module.Config(
         app,
