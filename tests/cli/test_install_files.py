@@ -180,6 +180,17 @@ def test_new_files_get_the_mode_their_host_gives_its_own(project: Path) -> None:
     }
 
 
+def test_uninstall_from_no_file_makes_no_folder(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["uninstall", "cursor", "notes", "--scope", "project"]) == 2
+    assert capsys.readouterr().err == (
+        f"plainmcp uninstall: {project / '.cursor' / 'mcp.json'} has no server named 'notes'"
+        " (project scope)\n"
+    )
+    assert not (project / ".cursor").exists()
+
+
 def test_an_existing_file_keeps_its_mode(project: Path) -> None:
     config = project / ".mcp.json"
     config.write_text("{}\n")

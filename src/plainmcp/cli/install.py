@@ -401,6 +401,8 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     scope = _scope(host, args)
     path = config_file(host, scope, args.config, os.environ)
     keys = host.servers_path(scope, Path.cwd().as_posix())
+    if not path.exists():  # nothing to lock, nor a folder to make for the lock
+        raise UsageError(f"{path} has no server named {args.name!r} ({scope} scope)")
     with locked(path):
         text = _read(path)
         try:
