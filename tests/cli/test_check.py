@@ -82,6 +82,7 @@ def test_the_demo_server_passes_with_its_examples_called() -> None:
         "problems": [],
         "ignored": 0,
         "ok": True,
+        "schema_validation": {"run": True},
     }
 
 
@@ -162,15 +163,18 @@ def test_a_config_ignore_list_is_read_from_the_nearest_pyproject(tmp_path: Path)
     )
 
 
-def test_the_planted_server_fails_naming_each_problem() -> None:
+def test_the_planted_server_fails_naming_each_problem_and_its_fix() -> None:
     code, found = report(PLANTED)
     assert code == 1
     assert named(found["problems"]) == [
+        ("never-run", "module", (), ()),
         ("stdout-at-import", "module", (), ()),
         ("call-error", "tool asks call {}", ("2026-07-28",), ()),
         ("schema-invalid", "tool bad_icon", ("2025-11-25", "2026-07-28"), ()),
         ("example-invalid", 'tool big call {"n":"three"}', tuple(EVERY), ()),
+        ("schema-ref", "tool count_nodes", (), ()),
         ("rest-lost", "tool cut call {}", tuple(EVERY), ("generic",)),
+        ("untyped-parameter", "tool echo parameter value", (), ()),
         ("name-rejected", f"tool {LONG}", (), ()),
         ("name-rejected", f"tool {LONG}", (), ()),
         ("missing-description", "tool undocumented", (), ()),
@@ -178,20 +182,66 @@ def test_the_planted_server_fails_naming_each_problem() -> None:
         ("schema-ref", "tool with_ref", (), ()),
         ("missing-description", "tool with_ref parameter point", (), ()),
     ]
-    messages = {(p["code"], p["subject"]): p["message"] for p in found["problems"]}
-    assert messages[("stdout-at-import", "module")] == (
+    undescribed = (
+        "the parameter has no description and the tool's description does not name it;"
+        " describe it in the docstring's Args: section ({}: what it is), with"
+        ' Annotated[..., "what it is"], or name it in the tool\'s description'
+    )
+    not_resolved = "many clients do not resolve $ref, so their model sees the pointer"
+    assert [p["message"] for p in found["problems"]] == [
+        f"`python {PLANTED}` would exit at once: nothing in the file serves app when it is run as"
+        ' a script; end it with `if __name__ == "__main__": app.run()`, or have the host start it'
+        f" with `plainmcp run {PLANTED}`",
         "27 characters written to stdout at import (first line: 'loading the planted server');"
-        " a stdio server's stdout is its protocol stream"
-    )
-    assert messages[("schema-invalid", "tool bad_icon")] == (
-        "at $.icons[0].theme: 'bright' is not one of ['dark', 'light']"
-    )
-    assert messages[("example-invalid", 'tool big call {"n":"three"}')] == (
-        "Invalid arguments for tool 'big': - n: Input should be a valid integer, got \"three\""
-    )
-    assert messages[("schema-ref", "tool with_ref")] == (
-        "inputSchema has a $ref at $.properties.point"
-    )
+        " a stdio server's stdout is its protocol stream: print to stderr (print(...,"
+        " file=sys.stderr)) or log with logging",
+        'error {"code": -32021, "data": {"requiredCapabilities": {"elicitation": {}}},'
+        ' "message": "the client did not declare the \'elicitation\' capability, so'
+        ' elicitation/create cannot be sent to it"}; check answers no questions: leave a tool'
+        " that asks the client out of its samples",
+        "at $.icons[0].theme: 'bright' is not one of ['dark', 'light']; change what the server"
+        " sends there (the definition Tool of the official schema says what it may hold)",
+        "Invalid arguments for tool 'big': - n: Input should be a valid integer, got \"three\";"
+        " fix example 1 in @app.tool(examples=[...]) to match the parameters",
+        "inputSchema has a $ref to #/$defs/Tree at $.properties.tree.properties.children.items,"
+        f" $.$defs.Tree.properties.children.items; {not_resolved}: the type refers to itself, so"
+        " it cannot be inlined: give it a fixed depth (a type whose children are another type,"
+        " without children)",
+        "the result was cut and the rest is only at plainmcp://blob/abc123; the host cannot (or"
+        " is not known to) read resources, and no text it shows says which tool call returns the"
+        " rest; say it in the text (`call the tool NAME with arguments {...}.`), as plainmcp's"
+        " own cuts do while its continuation tool is on (read_more, the default)",
+        "the parameter's schema has no type, so the model is told it takes any value (`plainmcp"
+        ' list` shows it as any); annotate it (value: int, say), or give it a "type" in a'
+        " hand-written input schema",
+        f"{LONG!r} is 67 characters as Cursor names it (planted{LONG}), over its 59; rename the"
+        " tool with @app.tool(name=...), or install the server under a shorter name (plainmcp"
+        " install --name). Source: https://github.com/ComposioHQ/composio/issues/2788 (Cursor"
+        " filters out a tool whose server name and tool name together reach 60 characters)",
+        f"{LONG!r} is 74 characters as Claude Code names it (mcp__planted__{LONG}), over its 64;"
+        " rename the tool with @app.tool(name=...), or install the server under a shorter name"
+        " (plainmcp install --name). Source: https://github.com/anthropics/claude-code/issues/"
+        "19882 (the Anthropic API refuses a tool name over 64 characters, and Claude Code"
+        " prefixes mcp__SERVER__)",
+        "the tool has no description; give the function a docstring (its first paragraph is the"
+        " description the model reads) or @app.tool(description=...)",
+        undescribed.format("count"),
+        f"inputSchema has a $ref to #/$defs/point at $.properties.point; {not_resolved}: inline"
+        " the definition in the schema (plainmcp inlines the schemas it derives from"
+        " annotations; this one was written by hand)",
+        undescribed.format("point"),
+    ]
+
+
+def test_the_readmes_quickstart_passes(tmp_path: Path) -> None:
+    """README.md's server.py, as a reader copies it: its parameters are named in the tools'
+    descriptions ("Divide a by b."), and it ends by running the server."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    source = readme.split("<!-- snippet: file=server.py -->\n```python\n", 1)[1].split("```")[0]
+    (tmp_path / "server.py").write_text(source, encoding="utf-8")
+    code, found = report(str(tmp_path / "server.py"))
+    assert (code, found["problems"], found["ignored"]) == (0, [], 0)
+    assert found["counts"] == {"prompts": 1, "resourceTemplates": 1, "resources": 0, "tools": 4}
 
 
 STRICT = GENERIC._replace(
@@ -216,7 +266,9 @@ def test_sample_calls_are_read_the_way_each_host_profile_reads_them() -> None:
             'tool big call {"n":3}',
             tuple(EVERY),
             "3000 characters reach the model, about 750 tokens (characters/4), over Strict"
-            " host's limit of 2500 characters (about 625 tokens)",
+            " host's limit of 2500 characters (about 625 tokens); return less, or hold the tool"
+            " to the host's limit (@app.tool(limits=PayloadLimits(text_result=2500))) so that"
+            " plainmcp cuts it and the model reads the rest with read_more",
         ),
         (
             "rest-lost",
@@ -224,27 +276,31 @@ def test_sample_calls_are_read_the_way_each_host_profile_reads_them() -> None:
             tuple(EVERY),
             "the result was cut and the rest is only at plainmcp://blob/abc123; the host cannot"
             " (or is not known to) read resources, and no text it shows says which tool call"
-            " returns the rest",
+            " returns the rest; say it in the text (`call the tool NAME with arguments {...}.`),"
+            " as plainmcp's own cuts do while its continuation tool is on (read_more, the"
+            " default)",
         ),
         (
             "text-differs",
             "tool disagree call {}",
             structured,
             "the text and structuredContent differ; the host hands its model only the"
-            " structuredContent, so what only the text says is lost",
+            " structuredContent, so what only the text says is lost; put every fact in both, or"
+            " return the value alone and let plainmcp write the text",
         ),
         (
             "image-only",
             "tool picture call {}",
             tuple(EVERY),
             "the result is image content with no text, which the host drops: its model gets"
-            " nothing",
+            " nothing; add a text block that describes it",
         ),
         (
             "first-block-only",
             "tool two_block_error call {}",
             tuple(EVERY),
-            "the error has 2 content blocks; the host hands its model only the first",
+            "the error has 2 content blocks; the host hands its model only the first: say"
+            " everything the model needs in one block (raise ToolError with the whole message)",
         ),
     ]
     assert all(p.hosts == ("strict",) for p in found.problems if p.hosts)
@@ -285,7 +341,12 @@ def test_a_module_that_fails_to_import_is_a_problem(tmp_path: Path) -> None:
     code, found = report(str(broken))
     assert code == 1
     assert found["problems"] == [
-        {"code": "import-failed", "subject": "module", "message": "RuntimeError: no db"}
+        {
+            "code": "import-failed",
+            "subject": "module",
+            "message": "RuntimeError: no db; the module must import without an error (`plainmcp"
+            f" run {broken}` shows the whole traceback)",
+        }
     ]
 
 

@@ -320,6 +320,80 @@ def test_call_an_unknown_tool_names_the_list_command(target: str) -> None:
     )
 
 
+def test_arguments_the_server_rejects_exit_2_alike_for_a_file_and_a_url(target: str) -> None:
+    proc = plainmcp("call", target, "add", "a=x", "b=1")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        "plainmcp call: Invalid arguments for tool 'add':\n"
+        '- a: Input should be a valid integer, got "x"\n'
+        f"(`plainmcp list {target}` shows the parameters)\n"
+    )
+
+
+def test_arguments_an_sdk_server_rejects_exit_2_checked_by_the_tools_schema(
+    sdk: HttpServer,
+) -> None:
+    """Another server's wording: the arguments fail the schema it listed, so it is a rejection."""
+    proc = plainmcp("call", sdk.url, "add", "a=x", "b=1")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        "plainmcp call: Invalid arguments for tool 'add':\n"
+        "- a: 'x' is not of type 'integer'\n"
+        "(by the tool's input schema; the server said: Error executing tool add: 1 validation"
+        " error for addArguments a Input should be a valid integer, unable to parse string as an"
+        " integer [type=int_parsing, input_value='x', input_type=str] For further information"
+        " visit https://errors.pydantic.dev/2.14/v/int_parsing)\n"
+        f"(`plainmcp list {sdk.url}` shows the parameters)\n"
+    )
+
+
+PICKY = """
+from plainmcp import Server, ToolResult
+from plainmcp.middleware import Middleware
+from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
+
+
+class Picky(Middleware):
+    async def on_request(self, request, call_next):
+        if request.method == "tools/call" and request.params["arguments"].get("a", 0) < 0:
+            raise RpcError(INVALID_PARAMS, "a must not be negative")
+        return await call_next(request)
+
+
+app = Server("picky", middleware=[Picky()])
+
+
+@app.tool
+def half(a: int) -> float:
+    \"\"\"Half of a.\"\"\"
+    return a / 2
+
+
+@app.tool
+def check(n: int) -> ToolResult:
+    \"\"\"Fails in words that look like a rejection, for arguments its schema takes.\"\"\"
+    return ToolResult("Invalid arguments for tool 'other': n", is_error=True)
+"""
+
+
+def test_an_invalid_params_error_exits_2_alike_for_a_file_and_a_url(tmp_path: Path) -> None:
+    """A server that answers bad arguments with the JSON-RPC error -32602, not an isError."""
+    path = tmp_path / "picky.py"
+    path.write_text(PICKY)
+    with http_server(path) as server:
+        for target in (str(path), server.url):
+            proc = plainmcp("call", target, "half", "a=-1")
+            assert (proc.returncode, proc.stdout) == (2, "")
+            assert proc.stderr == (
+                "plainmcp call: error -32602: a must not be negative\n"
+                f"(`plainmcp list {target}` shows the parameters)\n"
+            )
+            assert plainmcp("call", target, "half", "a=3").stdout == "1.5\n"
+            proc = plainmcp("call", target, "check", "n=1")
+            assert (proc.returncode, proc.stdout) == (1, "")
+            assert proc.stderr == "error: Invalid arguments for tool 'other': n\n"
+
+
 # --- read ------------------------------------------------------------------------------------
 
 

@@ -124,12 +124,13 @@ def test_claude_code_without_the_claude_command_edits_its_files(
     state.write_text('{\n  "numStartups": 2\n}\n')
     assert run("install", "claude-code", "server.py") == 0
     assert run("install", "claude-code", "server.py", "--scope", "user", "--name", "u") == 0
-    assert run("install", "claude-code", "http://127.0.0.1:8000/mcp", "--scope", "project") == 0
-    assert capsys.readouterr().out == (
-        f"Claude Code (local scope): added notes in {state}\n"
-        f"Claude Code (user scope): added u in {state}\n"
-        f"Claude Code (project scope): added 127-0-0-1 in {project / '.mcp.json'}\n"
-    )
+    url = "http://127.0.0.1:8000/mcp"
+    assert run("install", "claude-code", url, "--scope", "project", "--name", "web") == 0
+    assert capsys.readouterr().out.splitlines()[:3] == [
+        f"Claude Code (local scope): added notes in {state}",
+        f"Claude Code (user scope): added u in {state}",
+        f"Claude Code (project scope): added web in {project / '.mcp.json'}",
+    ]
     entry = {"type": "stdio", "command": sys.executable, "args": served(project)}
     assert json.loads(state.read_text()) == {
         "numStartups": 2,
@@ -137,7 +138,7 @@ def test_claude_code_without_the_claude_command_edits_its_files(
         "mcpServers": {"u": entry},
     }
     assert json.loads((project / ".mcp.json").read_text()) == {
-        "mcpServers": {"127-0-0-1": {"type": "http", "url": "http://127.0.0.1:8000/mcp"}}
+        "mcpServers": {"web": {"type": "http", "url": url}}
     }
     assert run("uninstall", "claude-code", "notes") == 0
     assert run("uninstall", "claude-code", "u", "--scope", "user") == 0

@@ -8,7 +8,10 @@ import contextlib
 import hashlib
 import http.server
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -161,27 +164,76 @@ def test_an_http_error_names_the_status_and_the_fix(tmp_path: Path) -> None:
         f"the MCP schema of 2024-11-05 could not be downloaded from"
         f" {spec.url}{path_of('2024-11-05')} (HTTP 404); {FIX}"
     )
-    assert FIX == (
-        "give a folder of them with --schemas DIR (the schema/ folder of a checkout of"
-        " github.com/modelcontextprotocol/modelcontextprotocol), or allow network access"
+
+
+def offline_reason(url: str) -> str:
+    return (
+        f"the MCP schema of 2024-11-05 could not be downloaded from"
+        f" {url}{path_of('2024-11-05')} (ConnectError: [Errno 111] Connection refused); {FIX}"
     )
 
 
-def test_offline_check_exits_2_with_the_fix(
+def test_offline_check_runs_every_other_rule_and_exits_by_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("PLAINMCP_MCP_SCHEMAS")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     with refusing() as url:
         monkeypatch.setattr(finder, "BASE_URL", url)
-        code = main(["check", DEMO, "--json"])
+        code = main(["check", DEMO, "--json", "--host", "generic", "--no-config"])
     out, err = capsys.readouterr()
-    assert (code, out) == (2, "")
-    assert err == (
-        f"plainmcp check: the MCP schema of 2024-11-05 could not be downloaded from"
-        f" {url}{path_of('2024-11-05')} (ConnectError: [Errno 111] Connection refused); {FIX}\n"
-    )
+    assert (code, err) == (0, "")
+    found = json.loads(out)
+    assert (found["ok"], found["problems"], found["counts"]["tools"]) == (True, [], 12)
+    assert found["schema_validation"] == {"run": False, "why": offline_reason(url)}
     assert not (tmp_path / "plainmcp").exists()
+
+
+def test_offline_the_plain_report_says_validation_was_not_run_and_how_to_give_the_schemas(
+    tmp_path: Path,
+) -> None:
+    """A subprocess, as a user runs it: the download goes to the mirror $PLAINMCP_MCP_SCHEMAS_URL
+    names, here a port that refuses; the planted server still fails by the other rules."""
+    planted = str(ROOT / "tests" / "cli" / "fixtures" / "planted_server.py")
+    env = {k: v for k, v in os.environ.items() if k != "PLAINMCP_MCP_SCHEMAS"}
+    with refusing() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "plainmcp", "check", planted, "--host=generic", "--no-config"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+            env={**env, "XDG_CACHE_HOME": str(tmp_path), "PLAINMCP_MCP_SCHEMAS_URL": url},
+        )
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[3] == f"schema validation: not run: {offline_reason(url)}"
+    assert FIX == (
+        "give a folder of them with --schemas DIR or $PLAINMCP_MCP_SCHEMAS (the schema/ folder of"
+        " a checkout of github.com/modelcontextprotocol/modelcontextprotocol), or run check once"
+        " with network access (the download is cached)"
+    )
+    codes = [line.split(":")[0] for line in lines[6:] if not line.startswith(" ")]
+    assert codes == [  # every rule but validation found its own (schema-invalid needs a schema)
+        "never-run",
+        "stdout-at-import",
+        "call-error",
+        "example-invalid",
+        "schema-ref",
+        "rest-lost",
+        "untyped-parameter",
+        "name-rejected",
+        "name-rejected",
+        "missing-description",
+        "missing-description",
+        "schema-ref",
+        "missing-description",
+    ]
+
+
+def test_validation_is_reported_as_run_when_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", DEMO, "--json", "--host", "generic", "--no-config"]) == 0
+    assert json.loads(capsys.readouterr().out)["schema_validation"] == {"run": True}
 
 
 def test_the_option_comes_before_the_variable(tmp_path: Path) -> None:

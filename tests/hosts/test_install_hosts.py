@@ -51,6 +51,8 @@ class Machine:
 
     home: Path
     project: Path
+    trust_gemini: bool = True
+    """GEMINI_CLI_TRUST_WORKSPACE=true: Gemini CLI trusts every folder (else it asks)."""
 
     def env(self) -> dict[str, str]:
         env = {
@@ -65,8 +67,9 @@ class Machine:
             PATH=path,
             DISABLE_AUTOUPDATER="1",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            GEMINI_CLI_TRUST_WORKSPACE="true",
         )
+        if self.trust_gemini:
+            env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
         return env
 
     def run(self, *command: str) -> subprocess.CompletedProcess[str]:
@@ -160,7 +163,13 @@ def test_claude_code_force_and_uninstall_go_through_claude(machine: Machine) -> 
 
 def test_claude_code_reads_the_project_file_and_asks_before_using_it(machine: Machine) -> None:
     require("claude")
-    machine.plainmcp("install", "claude-code", TARGET, "--scope", "project")
+    out = machine.plainmcp("install", "claude-code", TARGET, "--scope", "project")
+    assert out.splitlines()[1] == (
+        "next: Claude Code asks before it starts a server from .mcp.json: run `claude` in"
+        f" {machine.project} and approve {NAME} when it asks (until then `claude mcp list`"
+        " shows it as pending approval)"
+    )
+    assert (machine.project / ".mcp.json").stat().st_mode & 0o777 == 0o644  # as claude's own
     assert json.loads((machine.project / ".mcp.json").read_text()) == {
         "mcpServers": {
             NAME: {
@@ -192,7 +201,49 @@ def test_gemini_cli_connects_to_both_servers_and_keeps_the_comments(
     assert f"✓ web: {web} (http) - Connected" in listed
 
 
+def test_gemini_cli_starts_a_project_server_once_the_folder_is_trusted(machine: Machine) -> None:
+    """Without GEMINI_CLI_TRUST_WORKSPACE, as a user runs it: the step install names, done as
+    answering "1. Trust folder" does it (interactively: checked by hand in tmux), connects."""
+    require("gemini")
+    machine.trust_gemini = False
+    out = machine.plainmcp("install", "gemini-cli", TARGET, "--scope", "project")
+    assert out.splitlines()[1] == (
+        "next: Gemini CLI starts MCP servers only in a folder it trusts (until then `gemini mcp"
+        f" list` shows them as disabled): run `gemini` in {machine.project} and answer 1. Trust"
+        " folder when it asks whether you trust the files there"
+    )
+    listed = machine.host("gemini", "mcp", "list", stream="stderr").splitlines()
+    assert f"○ {NAME}: {SERVED} (stdio) - Disabled" in listed
+    trusted = machine.home / ".gemini" / "trustedFolders.json"
+    trusted.write_text(json.dumps({str(machine.project): "TRUST_FOLDER"}))
+    listed = machine.host("gemini", "mcp", "list", stream="stderr").splitlines()
+    assert f"✓ {NAME}: {SERVED} (stdio) - Connected" in listed
+
+
 # --- Codex CLI ---------------------------------------------------------------------------------
+
+
+def test_codex_cli_reads_a_project_file_once_the_project_is_trusted(machine: Machine) -> None:
+    require("codex")
+    out = machine.plainmcp("install", "codex-cli", TARGET, "--scope", "project")
+    project_file = machine.project / ".codex" / "config.toml"
+    user_file = machine.home / ".codex" / "config.toml"
+    assert out.splitlines() == [
+        f"Codex CLI (project scope): added {NAME} in {project_file}",
+        f"next: Codex CLI reads {project_file} only in a project it trusts (until then `codex"
+        f' mcp list` shows none of its servers): add [projects."{machine.project}"] with'
+        f' trust_level = "trusted" to {user_file}, or, in a git repository, run `codex` in'
+        f" {machine.project} and answer 1. Trust and continue when it asks",
+    ]
+    assert json.loads(machine.host("codex", "mcp", "list", "--json")) == []
+    user_file.parent.mkdir()
+    user_file.write_text(
+        f'[projects.{json.dumps(str(machine.project))}]\ntrust_level = "trusted"\n'
+    )
+    listed = json.loads(machine.host("codex", "mcp", "list", "--json"))
+    assert [(s["name"], s["transport"]["args"]) for s in listed] == [
+        (NAME, ["-m", "plainmcp", "run", TARGET])
+    ]
 
 
 def test_codex_cli_lists_the_entries_written(machine: Machine) -> None:

@@ -32,7 +32,10 @@ def test_over_the_limit_states_characters_and_the_token_estimate() -> None:
         problem(
             "over-limit",
             "1001 characters reach the model, about 251 tokens (characters/4), over Test host's"
-            " limit of 1000 characters (about 250 tokens); raise it with MAX_OUTPUT=20000",
+            " limit of 1000 characters (about 250 tokens); raise it with MAX_OUTPUT=20000, or"
+            " return less, or hold the tool to the host's limit"
+            " (@app.tool(limits=PayloadLimits(text_result=1000))) so that plainmcp cuts it and"
+            " the model reads the rest with read_more",
         )
     ]
     assert result_problems({"content": [text("x" * 1000)]}, strict, SUBJECT) == []
@@ -50,7 +53,8 @@ def test_an_error_in_several_blocks_for_a_host_that_reads_the_first() -> None:
     assert result_problems(result, host(error_blocks="first"), SUBJECT) == [
         problem(
             "first-block-only",
-            "the error has 2 content blocks; the host hands its model only the first",
+            "the error has 2 content blocks; the host hands its model only the first: say"
+            " everything the model needs in one block (raise ToolError with the whole message)",
         )
     ]
     assert result_problems(result, GENERIC, SUBJECT) == []
@@ -65,7 +69,7 @@ def test_images_alone_for_a_host_that_drops_them() -> None:
         problem(
             "image-only",
             "the result is image content with no text, which the host drops: its model gets"
-            " nothing",
+            " nothing; add a text block that describes it",
         )
     ]
     captioned = {"content": [text("a red square"), image], "isError": False}
@@ -82,14 +86,16 @@ def test_text_that_differs_from_the_structured_value() -> None:
         problem(
             "text-differs",
             "the text and structuredContent differ; the host hands its model only the"
-            " structuredContent, so what only the text says is lost",
+            " structuredContent, so what only the text says is lost; put every fact in both, or"
+            " return the value alone and let plainmcp write the text",
         )
     ]
     assert result_problems(result, host(reads="content"), SUBJECT) == [
         problem(
             "text-differs",
             "the text and structuredContent differ; the host hands its model only the text,"
-            " so what only the structuredContent says is lost",
+            " so what only the structuredContent says is lost; put every fact in both, or"
+            " return the value alone and let plainmcp write the text",
         )
     ]
     assert result_problems(result, GENERIC, SUBJECT) == []
@@ -109,7 +115,8 @@ def test_a_cut_linked_only_as_a_resource_for_a_host_that_cannot_read_it() -> Non
         "rest-lost",
         "the result was cut and the rest is only at plainmcp://blob/abc; the host cannot (or"
         " is not known to) read resources, and no text it shows says which tool call returns"
-        " the rest",
+        " the rest; say it in the text (`call the tool NAME with arguments {...}.`), as"
+        " plainmcp's own cuts do while its continuation tool is on (read_more, the default)",
     )
     assert result_problems(result, host(reads_resources=False), SUBJECT) == [lost]
     assert result_problems(result, host(reads_resources=None), SUBJECT) == [lost]

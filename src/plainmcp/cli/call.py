@@ -11,12 +11,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.cli.connect import Target, connect_and_run, is_url, parse_headers
+from plainmcp.cli.connect import Target, connect_and_run, parse_headers
 from plainmcp.cli.output import Files, render_result
 from plainmcp.cli.usage import EXIT_USAGE, UsageError
 
 if TYPE_CHECKING:
-    from plainmcp.client import CallToolResult, Client
+    from plainmcp.client import CallToolResult, Client, ToolInfo
 
 
 def parse_arguments(pairs: Sequence[str], json_text: str | None) -> dict[str, Any]:
@@ -45,14 +45,33 @@ def target_of(args: argparse.Namespace, command: str) -> Target:
     return Target(command, args.target, args.protocol, parse_headers(args.header, args.bearer))
 
 
-def is_invalid_arguments(result: CallToolResult, tool: str, target: str) -> bool:
-    """The result plainmcp gives when arguments fail the tool's input schema
-    (tools.invalid_arguments): always its wording for a file, which `plainmcp run` serves."""
+def rejected_arguments(result: CallToolResult, tool: ToolInfo, arguments: Any) -> str | None:
+    """What to say when the server rejected the arguments, else None (the call's own failure).
+
+    A rejection is plainmcp's result for arguments that fail the tool's input schema
+    (tools.invalid_arguments: always its wording for a file, which `plainmcp run` serves), or,
+    from any server, an isError result for arguments that the tool's listed input schema rejects
+    too (checked with jsonschema, which plainmcp[cli] brings; a server's own wording varies).
+    """
+    from plainmcp.errors import field_lines
+    from plainmcp.schema.validation import jsonschema_check
     from plainmcp.tools import invalid_arguments
 
-    if is_url(target):
-        return False
-    return result.is_error and result.text.startswith(invalid_arguments(tool) + "\n")
+    if not result.is_error:
+        return None
+    if result.text.startswith(invalid_arguments(tool.name) + "\n"):
+        return result.text
+    try:
+        check = jsonschema_check(tool.input_schema, "input")
+    except ValueError:  # the server's schema is not one: nothing to check against
+        return None
+    errors = [] if check is None else check(arguments)
+    if not errors:
+        return None
+    return (
+        f"{invalid_arguments(tool.name)}\n{field_lines(errors)}\n"
+        f"(by the tool's input schema; the server said: {' '.join(result.text.split())})"
+    )
 
 
 def print_json(value: Any) -> None:
@@ -62,7 +81,8 @@ def print_json(value: Any) -> None:
 def cmd_call(args: argparse.Namespace) -> int:
     from plainmcp.cli.ask import TerminalAsker
     from plainmcp.cli.feedback import Feedback
-    from plainmcp.client import parse_call_result
+    from plainmcp.client import McpError, parse_call_result
+    from plainmcp.wire.jsonrpc import INVALID_PARAMS
 
     arguments = parse_arguments(args.arguments, args.args)
     where = target_of(args, "call")
@@ -74,9 +94,9 @@ def cmd_call(args: argparse.Namespace) -> int:
 
         from plainmcp.cli.follow import FollowError, follow_all
 
-        tools = await client.list_tools()
-        if args.tool not in {t.name for t in tools}:
-            known = ", ".join(t.name for t in tools) or "none"
+        tools = {t.name: t for t in await client.list_tools()}
+        if args.tool not in tools:
+            known = ", ".join(tools) or "none"
             hint = shlex.join(["plainmcp", "list", args.target])
             print(
                 f"plainmcp call: no tool named {args.tool!r} (tools: {known}; `{hint}` lists them)",
@@ -91,14 +111,23 @@ def cmd_call(args: argparse.Namespace) -> int:
                 scope.cancel()
 
             asker.on_refuse = refuse
-            result = await client.call_tool(args.tool, arguments, on_progress=feedback.on_progress)
+            try:
+                result = await client.call_tool(
+                    args.tool, arguments, on_progress=feedback.on_progress
+                )
+            except McpError as exc:
+                if exc.code != INVALID_PARAMS:
+                    raise
+                rejected: str | None = f"error {exc.code}: {exc.message}"
+            else:
+                rejected = rejected_arguments(result, tools[args.tool], arguments)
         feedback.stop()
         if asker.refused is not None:
             print(f"plainmcp call: {asker.refused}", file=sys.stderr)
             return 1
-        if is_invalid_arguments(result, args.tool, args.target):
+        if rejected is not None:
             hint = shlex.join(["plainmcp", "list", args.target])
-            print(f"plainmcp call: {result.text}\n(`{hint}` shows the parameters)", file=sys.stderr)
+            print(f"plainmcp call: {rejected}\n(`{hint}` shows the parameters)", file=sys.stderr)
             return EXIT_USAGE
         raw = result.raw
         if args.all and not result.is_error:

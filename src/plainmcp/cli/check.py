@@ -1,7 +1,7 @@
 """`plainmcp check FILE[:OBJECT]`: lint a server the way every revision and every host sees it.
 
-The module is imported here, with stdout held (transports/stdout.py) so that what it prints at
-import is reported, not mixed into the report. Every definition and every sample call goes
+The module is imported in this process (check_import.py, stdout held so that what it prints at
+import is reported, not mixed into the report). Every definition and every sample call goes
 through the server's own connection, as a client of each revision would send it and with the
 `clientInfo` name of each host profile, so the check sees exactly what that client would get.
 The rules are in plainmcp.lint (no I/O there); this module drives the server and prints.
@@ -11,15 +11,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import io
 import itertools
 import json
 import logging
-import os
-import subprocess
-import sys
 import time
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,14 +24,14 @@ import anyio.abc
 
 from plainmcp.cli.call import parse_arguments
 from plainmcp.cli.check_ignores import config_ignores, ignores, is_ignored
+from plainmcp.cli.check_import import import_cost, import_guarded
 from plainmcp.cli.check_report import Report, Sample, human
-from plainmcp.cli.target import check_file, load_target, split_target
+from plainmcp.cli.target import split_target
 from plainmcp.cli.usage import UsageError
 from plainmcp.hosts.profiles import GENERIC, PROFILES, HostProfile
 from plainmcp.lint.problems import Problem, merged
 
 if TYPE_CHECKING:
-    from plainmcp.lint.imports import ImportCost
     from plainmcp.lint.schemas import Checkers
     from plainmcp.server import Server
 
@@ -227,6 +222,7 @@ def _call_problems(
 ) -> list[Problem]:
     """A sample call that failed, or whose result is not schema-valid."""
     from plainmcp.tools import invalid_arguments
+    from plainmcp.wire.meta import MISSING_REQUIRED_CLIENT_CAPABILITY as MISSING
 
     subject = sample.subject
 
@@ -234,18 +230,37 @@ def _call_problems(
         return [Problem(code, subject, message, (version,), hosts)]
 
     if "timeout" in reply:
-        return problem("call-error", f"no answer within {reply['timeout']:g} s")
+        return problem(
+            "call-error",
+            f"no answer within {reply['timeout']:g} s; make the tool answer sooner, or give it"
+            " more time with --timeout SECONDS",
+        )
     result = reply.get("result")
+    asks = "check answers no questions: leave a tool that asks the client out of its samples"
     if not isinstance(result, dict):
-        return problem("call-error", f"error {json.dumps(reply.get('error'), sort_keys=True)}")
+        error = json.dumps(reply.get("error"), sort_keys=True)
+        if isinstance(reply.get("error"), dict) and reply["error"].get("code") == MISSING:
+            return problem("call-error", f"error {error}; {asks}")
+        return problem(
+            "call-error",
+            f"error {error}; the server refused the call: fix what the error names (a failure"
+            " the model should read is raised as ToolError, an isError result)",
+        )
     if result.get("resultType", "complete") != "complete":
         kind = result.get("resultType")
-        return problem("call-error", f"the result is {kind!r} (it asks the client for input)")
+        return problem(
+            "call-error", f"the result is {kind!r} (it asks the client for input); {asks}"
+        )
     blocks = result.get("content") or []
     first = blocks[0].get("text", "") if blocks and blocks[0].get("type") == "text" else ""
     if result.get("isError") and first.startswith(invalid_arguments(sample.tool)):
-        code = "example-invalid" if sample.origin != "--call" else "call-error"
-        return problem(code, " ".join(first.split()))
+        said = " ".join(first.split())
+        if sample.origin == "--call":
+            return problem("call-error", f"{said}; fix the arguments given to --call")
+        return problem(
+            "example-invalid",
+            f"{said}; fix {sample.origin} in @app.tool(examples=[...]) to match the parameters",
+        )
     return [
         Problem("schema-invalid", subject, message, (version,), hosts)
         for message in checkers(version, "CallToolResult")(result)
@@ -287,79 +302,6 @@ async def _check_server(
     return [p for p in found if not p.hosts or set(p.hosts) <= keys]
 
 
-# --- importing -----------------------------------------------------------------------------
-
-
-def _import_guarded(target: str) -> tuple[Server | None, str, list[Problem]]:
-    """The server, what the module wrote to stdout while it was imported, and the problems
-    (a failed import is one). Its stdout is held meanwhile, so nothing mixes into the report."""
-    from plainmcp.server import Server
-    from plainmcp.transports.stdout import HeldStdout
-
-    held = HeldStdout(sys.stdout, limit=sys.maxsize)  # all of it is counted, then dropped
-    sys.stdout = held
-    problems: list[Problem] = []
-    obj: Any = None
-    try:
-        _, obj = load_target(target)
-    except UsageError:
-        raise
-    except (Exception, SystemExit) as exc:
-        last = traceback.format_exception_only(exc)[-1].strip()
-        problems.append(Problem("import-failed", "module", last))
-    finally:
-        captured = io.StringIO()
-        held.decide(captured)
-        if sys.stdout is held:
-            sys.stdout = held.original
-    written = captured.getvalue()
-    if written:
-        first = written.strip().splitlines()[0] if written.strip() else repr(written)
-        problems.append(
-            Problem(
-                "stdout-at-import",
-                "module",
-                f"{len(written)} characters written to stdout at import (first line:"
-                f" {first[:120]!r}); a stdio server's stdout is its protocol stream",
-            )
-        )
-    server = None if obj is None else (obj if isinstance(obj, Server) else obj.server)
-    return server, written, problems
-
-
-_CHILD = """\
-import sys, time
-sys.path.insert(0, {folder!r})
-sys.argv = [{file!r}]
-import runpy
-print({start!r}, file=sys.stderr, flush=True)
-began = time.perf_counter_ns()
-runpy.run_path({file!r}, run_name="__plainmcp_check__")
-print({total!r} + str((time.perf_counter_ns() - began) // 1000), file=sys.stderr, flush=True)
-"""
-
-
-def _import_cost(file: str, timeout: float) -> ImportCost | None:
-    """What importing `file` costs in a fresh interpreter (`python -X importtime`); None when
-    the child fails or takes longer than `timeout`."""
-    from plainmcp.lint.imports import START, TOTAL, import_cost
-
-    path = check_file(file)
-    code = _CHILD.format(folder=str(path.parent), file=str(path), start=START, total=TOTAL)
-    try:
-        child = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    except subprocess.TimeoutExpired:
-        return None
-    return import_cost(child.stderr)
-
-
 # --- the command ---------------------------------------------------------------------------
 
 
@@ -385,20 +327,24 @@ def run_check(
     base_url: str | None = None,
 ) -> Report:
     """Everything `plainmcp check` finds (`profiles` chooses the hosts; tests make their own).
-    The schemas are required: without them (`schemas`, else as plainmcp.cli.schemas finds them)
-    it is a UsageError before the module is imported."""
-    from plainmcp.cli.schemas import SchemasUnavailable, find_schemas
+    A folder of schemas given (`schemas`, else $PLAINMCP_MCP_SCHEMAS) that cannot be read is a
+    UsageError before the module is imported; when they could not be downloaded, or jsonschema
+    is missing, every other rule runs and the report says why validation did not."""
+    from plainmcp.cli.schemas import NotDownloaded, SchemasUnavailable, find_schemas
     from plainmcp.lint.schemas import Checkers, MissingValidator
     from plainmcp.wire.revisions import REVISIONS
 
+    not_run = None
     try:
-        found_schemas = find_schemas(REVISIONS, schemas, base_url=base_url, timeout=timeout)
-        checkers = Checkers(found_schemas)
-    except (SchemasUnavailable, MissingValidator) as exc:
+        checkers = Checkers(find_schemas(REVISIONS, schemas, base_url=base_url, timeout=timeout))
+    except (NotDownloaded, MissingValidator) as exc:
+        checkers, not_run = Checkers(None), str(exc)
+    except SchemasUnavailable as exc:
         raise UsageError(str(exc)) from None
     report = Report(target, revisions=tuple(REVISIONS), hosts=tuple(p.key for p in profiles))
+    report.validation_not_run = not_run
     report.counts = {key: 0 for _, key, *_ in LISTS}
-    server, _, found = _import_guarded(target)
+    server, _, found = import_guarded(target)
     if server is not None:
         report.server = server.name
         report.samples = _samples(server, calls)
@@ -409,7 +355,7 @@ def run_check(
     report.problems = [p for p in problems if not is_ignored(p, ignore)]
     report.ignored = len(problems) - len(report.problems)
     if cost and server is not None:
-        report.cost = _import_cost(split_target(target)[0], timeout)
+        report.cost = import_cost(split_target(target)[0], timeout)
     return report
 
 
@@ -473,5 +419,7 @@ def add_arguments(parser: argparse.ArgumentParser, target_help: str) -> None:
         type=Path,
         help="a folder of the official MCP schemas, <revision>/schema.json (the schema/ folder"
         " of the specification repository); default: $PLAINMCP_MCP_SCHEMAS, else downloaded"
-        " once at the pinned commit into the per-user cache",
+        " once at the pinned commit into the per-user cache (from the mirror"
+        " $PLAINMCP_MCP_SCHEMAS_URL when set); offline, every other rule runs and the report"
+        " says validation was not run",
     )

@@ -38,6 +38,8 @@ class Report:
     ignored: int = 0
     """Problems found and left out by `--ignore`."""
     cost: ImportCost | None = None
+    validation_not_run: str | None = None
+    """Why the official schemas were not validated against (None: they were)."""
 
     def as_json(self, timings: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +54,11 @@ class Report:
             "problems": [p.as_json() for p in self.problems],
             "ignored": self.ignored,
             "ok": not self.problems,
+            "schema_validation": (
+                {"run": True}
+                if self.validation_not_run is None
+                else {"run": False, "why": self.validation_not_run}
+            ),
         }
         if timings and self.cost is not None:
             out["import"] = {
@@ -89,6 +96,8 @@ def human(report: Report) -> Iterator[str]:
         yield f"import took {report.cost.total_us / 1e6:.2f} s" + (
             f"; heaviest: {heavy}" if heavy else ""
         )
+    if report.validation_not_run is not None:
+        yield f"schema validation: not run: {report.validation_not_run}"
     left_out = f" ({report.ignored} ignored)" if report.ignored else ""
     if not report.problems:
         yield f"no problems found{left_out}"

@@ -56,6 +56,10 @@ def _toml_table(host: Host, text: str, path: tuple[str, ...], create: bool) -> t
         where = re.search(r" \(at line (\d+), column \d+\)$", str(exc))
         reason = str(exc)[: where.start()] if where else str(exc)
         raise Malformed(reason, int(where.group(1)) if where else 0) from None
+    except RecursionError:  # arrays or inline tables nested deeper than Python recurses
+        raise Malformed(
+            "arrays or inline tables are nested deeper than Python's TOML reader can follow", 0
+        ) from None
     tomlkit = _tomlkit()
     doc = tomlkit.parse(text)
     table: Any = doc
@@ -84,6 +88,14 @@ def _toml_value(value: dict[str, Any]) -> Table:
     return table
 
 
+def _newlines_as(original: str, text: str) -> str:
+    """tomlkit writes the lines it adds with \\n: in a file whose every line ends with \\r\\n,
+    so do these (a file of mixed line ends is left as tomlkit gives it)."""
+    if "\n" not in original or original.count("\n") != original.count("\r\n"):
+        return text
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
 def existing(host: Host, text: str, path: tuple[str, ...], name: str) -> Any:
     """The entry named `name` now, or None (raises Malformed for a file it cannot read)."""
     if host.format == "toml":
@@ -105,7 +117,7 @@ def add(
         doc, table = _toml_table(host, text, path, create=True)
         table[name] = _toml_value(value)  # in the old one's place, when there was one
         dumped: str = _tomlkit().dumps(doc)
-        return dumped
+        return _newlines_as(text, dumped)
     return _editor(host, text).set(path, name, value)
 
 
@@ -116,7 +128,8 @@ def remove(host: Host, text: str, path: tuple[str, ...], name: str) -> str | Non
     if host.format == "toml":
         doc, table = _toml_table(host, text, path, create=False)
         del table[name]
-        dumped: str = _tomlkit().dumps(doc)
+        dumped = _newlines_as(text, _tomlkit().dumps(doc))
         # tomlkit leaves the blank line it put before the table it added.
-        return dumped.rstrip("\n") + "\n" if dumped.strip() else ""
+        newline = "\r\n" if dumped.endswith("\r\n") else "\n"
+        return dumped.rstrip("\r\n") + newline if dumped.strip() else ""
     return _editor(host, text).remove(path, name)

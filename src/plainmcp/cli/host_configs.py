@@ -54,6 +54,12 @@ class Host:
     cli_scopes: tuple[str, ...] = ()
     no_remote: str = ""
     """What to do instead when the host takes no URL in its config."""
+    private: tuple[str, ...] = ()
+    """Scopes whose file the host itself creates readable by its owner only (0600); a new file
+    of the other scopes gets the usual mode (0666 less the umask: 0644 under umask 022)."""
+    next_step: Mapping[str, str] = field(default_factory=dict)
+    """scope -> what to do before the host uses a server added there, with {cwd}, {name},
+    {path} (the file written), {cwd_toml} (cwd as a TOML string) and {user_file} filled in."""
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -92,6 +98,13 @@ HOSTS: Mapping[str, Host] = {
             remote={"type": "http"},
             cli="claude",
             cli_scopes=("local", "user"),
+            # `claude mcp add` makes ~/.claude.json 0600 and .mcp.json 0644 (Claude Code 2.1).
+            private=("local", "user"),
+            next_step={
+                "project": "Claude Code asks before it starts a server from .mcp.json: run"
+                " `claude` in {cwd} and approve {name} when it asks (until then `claude mcp"
+                " list` shows it as pending approval)"
+            },
         ),
         Host(
             name="claude-desktop",
@@ -151,6 +164,19 @@ HOSTS: Mapping[str, Host] = {
             format="jsonc",
             remote={},
             url_key="httpUrl",
+            # In a folder it does not trust, Gemini CLI 0.61.0 lists every MCP server, the
+            # user's too, as disabled; `gemini mcp add` makes settings.json 0644.
+            # Answering "Trust folder" writes {"FOLDER": "TRUST_FOLDER"} to
+            # ~/.gemini/trustedFolders.json.
+            next_step={
+                "user": "Gemini CLI starts MCP servers only in a folder it trusts (elsewhere"
+                " `gemini mcp list` shows them as disabled): run `gemini` in the folder you"
+                " work in and answer 1. Trust folder when it asks whether you trust the files"
+                " there",
+                "project": "Gemini CLI starts MCP servers only in a folder it trusts (until"
+                " then `gemini mcp list` shows them as disabled): run `gemini` in {cwd} and"
+                " answer 1. Trust folder when it asks whether you trust the files there",
+            },
         ),
         Host(
             name="codex-cli",
@@ -165,6 +191,16 @@ HOSTS: Mapping[str, Host] = {
             servers=("mcp_servers",),
             remote={},
             headers_key="http_headers",
+            # `codex mcp add` makes config.toml 0600 (Codex CLI 0.169); a project's is yours.
+            private=("user",),
+            # Codex asks in a git repository ("Trust this folder?"), and answering "Trust and
+            # continue" writes that table; outside one it does not ask.
+            next_step={
+                "project": "Codex CLI reads {path} only in a project it trusts (until then"
+                " `codex mcp list` shows none of its servers): add [projects.{cwd_toml}] with"
+                ' trust_level = "trusted" to {user_file}, or, in a git repository, run `codex`'
+                " in {cwd} and answer 1. Trust and continue when it asks"
+            },
         ),
     )
 }

@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from plainmcp.cli import config_edit
+from plainmcp.cli.config_lock import locked
 from plainmcp.cli.host_configs import (
     HOST_NAMES,
     HOSTS,
@@ -37,6 +38,7 @@ from plainmcp.cli.host_configs import (
     resolve,
     server_name,
 )
+from plainmcp.cli.remote_name import remote_name
 from plainmcp.cli.target import check_file, split_target
 from plainmcp.cli.usage import UsageError
 
@@ -240,23 +242,39 @@ def config_file(host: Host, scope: str, given: str | None, env: Mapping[str, str
 
 
 def _read(path: Path) -> str:
+    """The file as it is, line ends too (newline="": a CRLF file is written back CRLF)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as f:
+            return f.read()
     except FileNotFoundError:
         return ""
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
 
 
-def _write(path: Path, text: str) -> None:
-    """Replace `path` whole: a temporary file beside it, renamed over it."""
+def _new_mode(private: bool) -> int:
+    """The mode of a file the host would make: 0600, or 0666 less the umask (what open() gives)."""
+    if private:
+        return 0o600
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _write(path: Path, text: str, *, private: bool) -> None:
+    """Replace `path` whole: a temporary file beside it, renamed over it. It keeps the mode the
+    file had; a new one gets the mode its host gives its own (`private`: 0600)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = _new_mode(private)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         with contextlib.suppress(OSError):
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -267,6 +285,13 @@ def _write(path: Path, text: str) -> None:
 def _malformed(path: Path, exc: config_edit.Malformed) -> UsageError:
     where = f"{path}:{exc.line}" if exc.line else str(path)
     return UsageError(f"{where}: {exc}; fix the file first (it was left as it was)")
+
+
+def fill_step(step: str, host: Host, name: str, path: Path) -> str:
+    """A host's next step (Host.next_step) for the server `name` just written to `path`."""
+    cwd = Path.cwd()
+    user = config_file(host, "user", None, os.environ) if "user" in host.places else path
+    return step.format(cwd=cwd, name=name, path=path, cwd_toml=json.dumps(str(cwd)), user_file=user)
 
 
 def _claude(host: Host, scope: str, given: str | None) -> str | None:
@@ -306,7 +331,7 @@ def cmd_install(args: argparse.Namespace) -> int:
         if host.remote is None:
             raise UsageError(host.no_remote)
         server = Remote(args.target, _headers(args.header))
-        name = args.name or server_name(urlsplit(args.target).hostname or "server")
+        name = args.name or remote_name(server)
     else:
         if args.header:
             raise UsageError("--header is for a remote server (a URL)")
@@ -327,6 +352,26 @@ def cmd_install(args: argparse.Namespace) -> int:
     scope = _scope(host, args)
     path = config_file(host, scope, args.config, os.environ)
     keys = host.servers_path(scope, Path.cwd().as_posix())
+    with locked(path):
+        there, how = _add(host, scope, path, keys, name, value, args)
+    verb = "replaced" if there else "added"
+    print(f"{host.title} ({scope} scope): {verb} {name} in {path}{how}")
+    step = host.next_step.get(scope)
+    if step is not None:
+        print(f"next: {fill_step(step, host, name, path)}")
+    return 0
+
+
+def _add(
+    host: Host,
+    scope: str,
+    path: Path,
+    keys: tuple[str, ...],
+    name: str,
+    value: dict[str, object],
+    args: argparse.Namespace,
+) -> tuple[bool, str]:
+    """Add the entry (under the file's lock): whether one was replaced, and how it was written."""
     text = _read(path)
     try:
         there = config_edit.existing(host, text, keys, name) is not None
@@ -340,15 +385,12 @@ def cmd_install(args: argparse.Namespace) -> int:
             if there:
                 _run_cli([claude, "mcp", "remove", "--scope", scope, name])
             _run_cli([claude, "mcp", "add-json", "--scope", scope, name, json.dumps(value)])
-            how = " (through claude mcp add-json)"
-        else:
-            _write(path, config_edit.add(host, text, keys, name, value, force=args.force))
-            how = ""
+            return there, " (through claude mcp add-json)"
+        edited = config_edit.add(host, text, keys, name, value, force=args.force)
+        _write(path, edited, private=scope in host.private)
+        return there, ""
     except config_edit.Malformed as exc:
         raise _malformed(path, exc) from None
-    verb = "replaced" if there else "added"
-    print(f"{host.title} ({scope} scope): {verb} {name} in {path}{how}")
-    return 0
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
@@ -358,18 +400,21 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     scope = _scope(host, args)
     path = config_file(host, scope, args.config, os.environ)
     keys = host.servers_path(scope, Path.cwd().as_posix())
-    text = _read(path)
-    try:
-        if config_edit.existing(host, text, keys, args.name) is None:
-            raise UsageError(f"{path} has no server named {args.name!r} ({scope} scope)")
-        claude = _claude(host, scope, args.config)
-        if claude is not None:
-            _run_cli([claude, "mcp", "remove", "--scope", scope, args.name])
-        else:
-            removed = config_edit.remove(host, text, keys, args.name)
-            assert removed is not None
-            _write(path, removed)
-    except config_edit.Malformed as exc:
-        raise _malformed(path, exc) from None
+    if not path.exists():  # nothing to lock, nor a folder to make for the lock
+        raise UsageError(f"{path} has no server named {args.name!r} ({scope} scope)")
+    with locked(path):
+        text = _read(path)
+        try:
+            if config_edit.existing(host, text, keys, args.name) is None:
+                raise UsageError(f"{path} has no server named {args.name!r} ({scope} scope)")
+            claude = _claude(host, scope, args.config)
+            if claude is not None:
+                _run_cli([claude, "mcp", "remove", "--scope", scope, args.name])
+            else:
+                removed = config_edit.remove(host, text, keys, args.name)
+                assert removed is not None
+                _write(path, removed, private=scope in host.private)
+        except config_edit.Malformed as exc:
+            raise _malformed(path, exc) from None
     print(f"{host.title} ({scope} scope): removed {args.name} from {path}")
     return 0

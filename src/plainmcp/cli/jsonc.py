@@ -57,6 +57,9 @@ class ObjectNode(Node):
 
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _LITERALS = ("true", "false", "null")
+MAX_DEPTH = 100
+"""Objects and arrays nested deeper than this are refused, where Python's recursion would
+otherwise give out (at about 250): no host's config comes near it."""
 
 
 class _Parser:
@@ -65,6 +68,7 @@ class _Parser:
         self.pos = 0
         self.comments = comments
         self.trailing_commas = trailing_commas
+        self.depth = 0
 
     def fail(self, message: str, at: int | None = None) -> SyntaxProblem:
         at = self.pos if at is None else at
@@ -139,10 +143,14 @@ class _Parser:
 
     def items(self, close: str, item: Any) -> None:
         """`item()` for each element up to `close`, checking the commas between them."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(f"objects and arrays are nested deeper than {MAX_DEPTH} levels here")
         self.pos += 1
         self.skip()
         if self.text.startswith(close, self.pos):
             self.pos += 1
+            self.depth -= 1
             return
         while True:
             comma = item()
@@ -155,9 +163,11 @@ class _Parser:
                     if not self.trailing_commas:
                         raise self.fail(f"a comma before {close!r} is not allowed here")
                     self.pos += 1
+                    self.depth -= 1
                     return
             elif self.text.startswith(close, self.pos):
                 self.pos += 1
+                self.depth -= 1
                 return
             elif self.pos >= len(self.text):
                 raise self.fail(f"{close!r} is missing at the end of the file")

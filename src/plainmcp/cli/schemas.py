@@ -2,9 +2,13 @@
 
 In order: `--schemas DIR`, else `$PLAINMCP_MCP_SCHEMAS` (each a folder of `<revision>/schema.json`,
 the layout of the specification repository's `schema/` folder), else the per-user cache, else a
-download from the specification repository at the pinned commit. A download is kept only when
-its sha256 is the pinned one, so what the cache holds is the official file. Whatever fails is a
-SchemasUnavailable whose message names the fix.
+download from the specification repository at the pinned commit (or from the mirror
+`$PLAINMCP_MCP_SCHEMAS_URL` names). A download is kept only when its sha256 is the pinned one, so
+what the cache holds is the official file. Whatever fails is a SchemasUnavailable whose message
+names the fix; NotDownloaded when only the download failed (offline: check runs without them).
+
+No package on PyPI ships the official files (mcp and mcp-types have the SDK's own pydantic types,
+for two revisions), so there is nothing to depend on instead of the download.
 """
 
 from __future__ import annotations
@@ -34,14 +38,25 @@ SHA256 = {
 """`schema/<revision>/schema.json` at COMMIT, byte for byte."""
 BASE_URL = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol"
 ENV = "PLAINMCP_MCP_SCHEMAS"
+URL_ENV = "PLAINMCP_MCP_SCHEMAS_URL"
+"""A mirror of BASE_URL (same paths under it): a proxy of the company's, or a test's server."""
 SPEC_FOLDER = (
     "the schema/ folder of a checkout of github.com/modelcontextprotocol/modelcontextprotocol"
 )
-FIX = f"give a folder of them with --schemas DIR ({SPEC_FOLDER}), or allow network access"
+FIX = (
+    f"give a folder of them with --schemas DIR or ${ENV} ({SPEC_FOLDER}), or run check once"
+    " with network access (the download is cached)"
+)
+CONNECT_TIMEOUT = 10.0
+"""Seconds to connect for a download: offline, check goes on without the schemas that soon."""
 
 
 class SchemasUnavailable(Exception):
     """The schemas could not be read or downloaded: the message says why and what to do."""
+
+
+class NotDownloaded(SchemasUnavailable):
+    """No folder was given and the download failed (offline, say): check runs without them."""
 
 
 def cache_dir(environ: Mapping[str, str], platform: str, home: Path) -> Path:
@@ -111,13 +126,13 @@ def _download(http: httpx2.Client, base_url: str, revision: str) -> bytes:
     try:
         response = http.get(url)
     except httpx2.HTTPError as exc:
-        raise SchemasUnavailable(f"{failed} ({type(exc).__name__}: {exc}); {FIX}") from None
+        raise NotDownloaded(f"{failed} ({type(exc).__name__}: {exc}); {FIX}") from None
     if response.status_code != 200:
-        raise SchemasUnavailable(f"{failed} (HTTP {response.status_code}); {FIX}")
+        raise NotDownloaded(f"{failed} (HTTP {response.status_code}); {FIX}")
     data = response.content
     digest = hashlib.sha256(data).hexdigest()
     if digest != SHA256[revision]:
-        raise SchemasUnavailable(
+        raise NotDownloaded(
             f"the MCP schema of {revision} downloaded from {url} is not the official file"
             f" (sha256 {digest}, pinned {SHA256[revision]}); {FIX}"
         )
@@ -129,11 +144,13 @@ def _client(timeout: float) -> Iterator[httpx2.Client]:
     try:
         import httpx2
     except ImportError:
-        raise SchemasUnavailable(
+        raise NotDownloaded(
             "the MCP schemas are downloaded with httpx2, which is not installed: pip install"
-            f" 'plainmcp[check]', or give a folder of them with --schemas DIR ({SPEC_FOLDER})"
+            f" 'plainmcp[check]', or give a folder of them with --schemas DIR or ${ENV}"
+            f" ({SPEC_FOLDER})"
         ) from None
-    with httpx2.Client(timeout=timeout) as http:
+    limits = httpx2.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))
+    with httpx2.Client(timeout=limits) as http:
         yield http
 
 
@@ -147,7 +164,8 @@ def find_schemas(
     home: Path | None = None,
     timeout: float = 30.0,
 ) -> dict[str, dict[str, Any]]:
-    """The official schema of each revision, by revision (SchemasUnavailable when it cannot)."""
+    """The official schema of each revision, by revision (SchemasUnavailable when it cannot;
+    NotDownloaded when no folder was given and the download failed)."""
     wanted = list(revisions)
     origin = "--schemas"
     if folder is None and environ.get(ENV):
@@ -166,7 +184,7 @@ def find_schemas(
     if missing:
         with _client(timeout) as http:
             for revision in missing:
-                data = _download(http, base_url or BASE_URL, revision)
+                data = _download(http, base_url or environ.get(URL_ENV) or BASE_URL, revision)
                 _write_atomically(cache / f"{revision}.json", data)
                 found[revision] = _parsed(data, f"the download of {revision}")
     return {revision: found[revision] for revision in wanted}

@@ -86,6 +86,7 @@ def name_problems(
     found = []
     for rule in rules:
         shown = rule.shown.format(server=server, tool=tool)
+        fix = "rename the tool with @app.tool(name=...)"
         if rule.allowed is not None and not rule.allowed.fullmatch(tool):
             why = f"has characters {rule.host} rejects"
         elif len(shown) > rule.max_length:
@@ -93,30 +94,108 @@ def name_problems(
                 f"is {len(shown)} characters as {rule.host} names it ({shown}), over its"
                 f" {rule.max_length}"
             )
+            if "{server}" in rule.shown:
+                fix += ", or install the server under a shorter name (plainmcp install --name)"
         else:
             continue
-        found.append(Problem("name-rejected", f"tool {tool}", f"{tool!r} {why}: {rule.source}"))
+        found.append(
+            Problem(
+                "name-rejected", f"tool {tool}", f"{tool!r} {why}; {fix}. Source: {rule.source}"
+            )
+        )
     return found
 
 
 def schema_refs(schema: Any, at: str = "$") -> Iterator[str]:
     """Where a schema still holds `$ref`: many clients do not resolve references, and the
     model sees the bare pointer. Property names are names, not keywords, and are skipped."""
+    for where, _ in _refs(schema, at):
+        yield where
+
+
+def _refs(schema: Any, at: str = "$") -> Iterator[tuple[str, Any]]:
+    """Each `$ref` left in a schema: where it is, and what it points at."""
     if isinstance(schema, list):
         for index, item in enumerate(schema):
-            yield from schema_refs(item, f"{at}[{index}]")
+            yield from _refs(item, f"{at}[{index}]")
         return
     if not isinstance(schema, Mapping):
         return
     if "$ref" in schema:
-        yield at
+        yield at, schema["$ref"]
     for key, value in schema.items():
         if key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"):
             if isinstance(value, Mapping):
                 for name, sub in value.items():
-                    yield from schema_refs(sub, f"{at}.{key}.{name}")
+                    yield from _refs(sub, f"{at}.{key}.{name}")
         elif key not in ("enum", "const", "default", "examples", "$ref"):
-            yield from schema_refs(value, f"{at}.{key}")
+            yield from _refs(value, f"{at}.{key}")
+
+
+def _recursive(root: Any, pointer: str) -> bool:
+    """Whether the definition `pointer` reaches itself through the references in it."""
+    from plainmcp.schema.refs import resolve_pointer
+
+    seen: set[str] = set()
+    todo = [pointer]
+    while todo:
+        found, target = resolve_pointer(root, todo.pop())
+        for _, ref in _refs(target) if found else ():
+            if ref == pointer:
+                return True
+            if isinstance(ref, str) and ref not in seen:
+                seen.add(ref)
+                todo.append(ref)
+    return False
+
+
+def ref_problems(subject: str, key: str, schema: Any) -> list[Problem]:
+    """One problem per definition a schema still points at, with every place that points at it
+    (a recursive type is pointed at from its use and from inside itself: still one problem)."""
+    places: dict[str, list[str]] = {}
+    for where, ref in _refs(schema):
+        places.setdefault(str(ref), []).append(where)
+    found = []
+    for ref, wheres in places.items():
+        said = f"{key} has a $ref to {ref} at {', '.join(wheres)}; many clients do not resolve $ref"
+        if _recursive(schema, ref):
+            fix = (
+                "the type refers to itself, so it cannot be inlined: give it a fixed depth (a"
+                " type whose children are another type, without children)"
+            )
+        else:
+            fix = (
+                "inline the definition in the schema (plainmcp inlines the schemas it derives"
+                " from annotations; this one was written by hand)"
+            )
+        found.append(
+            Problem("schema-ref", subject, f"{said}, so their model sees the pointer: {fix}")
+        )
+    return found
+
+
+_ANNOTATIONS = frozenset(
+    {
+        "description",
+        "title",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    }
+)
+"""Keywords that say nothing about what a value may be: a schema of only these takes anything."""
+
+
+def _untyped(schema: Any) -> bool:
+    return schema is True or (isinstance(schema, Mapping) and set(schema) <= _ANNOTATIONS)
+
+
+def _named_in(name: str, text: str) -> bool:
+    """Whether `text` names the parameter as a word of its own ("Divide a by b." names a, b)."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 def tool_problems(tool: Mapping[str, Any], server: str) -> list[Problem]:
@@ -125,20 +204,41 @@ def tool_problems(tool: Mapping[str, Any], server: str) -> list[Problem]:
     subject = f"tool {name}"
     found = name_problems(name, server)
     for key in ("inputSchema", "outputSchema"):
-        for where in schema_refs(tool.get(key)):
-            found.append(Problem("schema-ref", subject, f"{key} has a $ref at {where}"))
-    if not str(tool.get("description") or "").strip():
-        found.append(Problem("missing-description", subject, "the tool has no description"))
+        found.extend(ref_problems(subject, key, tool.get(key)))
+    description = str(tool.get("description") or "")
+    if not description.strip():
+        found.append(
+            Problem(
+                "missing-description",
+                subject,
+                "the tool has no description; give the function a docstring (its first"
+                " paragraph is the description the model reads) or @app.tool(description=...)",
+            )
+        )
     properties = (tool.get("inputSchema") or {}).get("properties")
-    if isinstance(properties, Mapping):
-        for param, schema in properties.items():
-            has = isinstance(schema, Mapping) and str(schema.get("description") or "").strip()
-            if not has:
-                found.append(
-                    Problem(
-                        "missing-description",
-                        f"{subject} parameter {param}",
-                        "the parameter has no description",
-                    )
+    if not isinstance(properties, Mapping):
+        return found
+    for param, schema in properties.items():
+        about = f"{subject} parameter {param}"
+        if _untyped(schema):
+            found.append(
+                Problem(
+                    "untyped-parameter",
+                    about,
+                    "the parameter's schema has no type, so the model is told it takes any"
+                    f" value (`plainmcp list` shows it as any); annotate it ({param}: int, say),"
+                    ' or give it a "type" in a hand-written input schema',
                 )
+            )
+        has = isinstance(schema, Mapping) and str(schema.get("description") or "").strip()
+        if not has and not _named_in(param, description):
+            found.append(
+                Problem(
+                    "missing-description",
+                    about,
+                    "the parameter has no description and the tool's description does not name"
+                    f" it; describe it in the docstring's Args: section ({param}: what it is),"
+                    f' with Annotated[..., "what it is"], or name it in the tool\'s description',
+                )
+            )
     return found

@@ -9,9 +9,11 @@ from typing import Any
 CODES: dict[str, str] = {
     "import-failed": "the module did not import",
     "stdout-at-import": "the module wrote to stdout while it was imported",
+    "never-run": "a server file that `python FILE` would not serve",
     "schema-invalid": "not valid against the revision's official MCP schema",
     "schema-ref": "a $ref left in a tool's schema",
     "missing-description": "a tool or parameter without a description",
+    "untyped-parameter": "a parameter whose schema has no type (the model sees any)",
     "name-rejected": "a tool name some host rejects",
     "example-invalid": "an example on a tool is not a valid call",
     "call-error": "a sample call failed",
@@ -21,7 +23,7 @@ CODES: dict[str, str] = {
     "text-differs": "text that says something else than the structured value",
     "rest-lost": "a cut whose rest the host's model cannot reach",
 }
-"""Every problem code, with what it means (docs/cli.md lists them)."""
+"""Every problem code, with what it means (docs/check.md lists them)."""
 
 
 @dataclass(frozen=True, slots=True)

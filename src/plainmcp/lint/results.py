@@ -79,14 +79,19 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
             f"{size} characters reach the model, about {math.ceil(size / CHARS_PER_TOKEN)}"
             f" tokens (characters/{CHARS_PER_TOKEN}), over {profile.title}'s limit of {limit}"
             f" characters (about {limit // CHARS_PER_TOKEN} tokens)"
-            + (f"; raise it with {how}" if how else ""),
+            + (f"; raise it with {how}, or" if how else ";")
+            + f" return less, or hold the tool to the host's limit"
+            f" (@app.tool(limits=PayloadLimits(text_result={limit}))) so that plainmcp cuts it"
+            " and the model reads the rest with read_more",
         )
 
     blocks = [b for b in result.get("content") or [] if isinstance(b, Mapping)]
     if result.get("isError") and len(blocks) > 1 and known(profile, "error_blocks") == "first":
         add(
             "first-block-only",
-            f"the error has {len(blocks)} content blocks; the host hands its model only the first",
+            f"the error has {len(blocks)} content blocks; the host hands its model only the"
+            " first: say everything the model needs in one block (raise ToolError with the"
+            " whole message)",
         )
 
     texts = [t for t in _texts(result) if t.strip()]
@@ -96,7 +101,7 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
         add(
             "image-only",
             f"the result is {' and '.join(dropped)} content with no text, which the host"
-            " drops: its model gets nothing",
+            " drops: its model gets nothing; add a text block that describes it",
         )
 
     reads = known(profile, "reads")
@@ -114,7 +119,8 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
             add(
                 "text-differs",
                 f"the text and structuredContent differ; the host hands its model only the"
-                f" {shown}, so what only the {lost} says is lost",
+                f" {shown}, so what only the {lost} says is lost; put every fact in both,"
+                " or return the value alone and let plainmcp write the text",
             )
 
     linked = [
@@ -129,7 +135,8 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
             "rest-lost",
             f"the result was cut and the rest is only at {linked[0]}; the host cannot (or is"
             " not known to) read resources, and no text it shows says which tool call returns"
-            " the rest",
+            " the rest; say it in the text (`call the tool NAME with arguments {...}.`), as"
+            " plainmcp's own cuts do while its continuation tool is on (read_more, the default)",
         )
     return found
 

@@ -31,11 +31,20 @@ def _location(error: Any) -> str:
     return out
 
 
+def _nothing(value: Any) -> list[str]:
+    return []
+
+
 class Checkers:
     """The checks of values against the definitions of each revision's schema, each built once
-    (MissingValidator at construction without jsonschema)."""
+    (MissingValidator at construction without jsonschema). Without schemas (None: check could
+    not get them) every check finds nothing, and the report says validation was not run."""
 
-    def __init__(self, schemas: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, schemas: Mapping[str, Mapping[str, Any]] | None) -> None:
+        self._schemas = schemas
+        self._built: dict[tuple[str, str], Check] = {}
+        if schemas is None:
+            return
         try:
             import jsonschema  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
             import referencing  # noqa: F401
@@ -44,10 +53,10 @@ class Checkers:
                 "plainmcp check validates against the MCP schemas with jsonschema, which is not"
                 " installed: pip install 'plainmcp[check]'"
             ) from None
-        self._schemas = schemas
-        self._built: dict[tuple[str, str], Check] = {}
 
     def __call__(self, revision: str, name: str) -> Check:
+        if self._schemas is None:
+            return _nothing
         key = (revision, name)
         if key not in self._built:
             self._built[key] = self._build(revision, name)
@@ -58,6 +67,7 @@ class Checkers:
         import referencing
         import referencing.jsonschema
 
+        assert self._schemas is not None
         root = self._schemas[revision]
         if "2020-12" in root.get("$schema", ""):
             spec, cls = referencing.jsonschema.DRAFT202012, jsonschema.Draft202012Validator
@@ -73,6 +83,9 @@ class Checkers:
             if not errors:
                 return []
             best = jsonschema.exceptions.best_match(errors)
-            return [f"at {_location(best)}: {best.message}"]
+            return [
+                f"at {_location(best)}: {best.message}; change what the server sends there"
+                f" (the definition {name} of the official schema says what it may hold)"
+            ]
 
         return check

@@ -52,7 +52,7 @@ def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
             if ref is not None:
                 siblings = {"$ref": ref, **siblings}
             return siblings
-        found, target = _resolve_pointer(root, ref)
+        found, target = resolve_pointer(root, ref)
         if not found:
             unresolved = True
             return {"$ref": ref, **siblings}
@@ -73,7 +73,7 @@ def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
         for pointer, name in list(cycle_names.items()):
             if pointer not in done:
                 done.add(pointer)
-                defs[name] = expand(_resolve_pointer(root, pointer)[1], (pointer,))
+                defs[name] = expand(resolve_pointer(root, pointer)[1], (pointer,))
     if unresolved:  # "#anchor" and friends: keep what they might point into
         for key in _DEF_KEYS:
             if key in root:
@@ -87,7 +87,7 @@ def _escape(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def _resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
+def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
     if ref == "#":
         return True, root
     if not ref.startswith("#/"):
