@@ -84,3 +84,25 @@ def http_server(
             proc.kill()
             proc.wait()
         log_path.unlink(missing_ok=True)
+
+
+def oversized_head(port: int, header_bytes: int = 64 << 20, fields: int = 0) -> tuple[str, bytes]:
+    """Send a POST whose one header is `header_bytes` long (or that has `fields` header fields),
+    as fast as the server takes it, and return the status line and the body of its answer."""
+    opening = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    opening += b"".join(b"X-%d: v\r\n" % n for n in range(fields))
+    with socket.create_connection(("127.0.0.1", port), 10) as sock:
+        try:
+            sock.sendall(opening + b"X-Big: ")
+            piece = b"a" * (1 << 20)
+            for _ in range(header_bytes >> 20):
+                sock.sendall(piece)
+            sock.sendall(b"\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused while still sending; the answer came before the reset
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(), body

@@ -19,7 +19,7 @@ import pytest
 from mcp import Client
 
 from tests.cluster import CuttingProxy
-from tests.http_server import HttpServer, http_server
+from tests.http_server import HttpServer, http_server, oversized_head
 
 HELD = Path(__file__).resolve().parent / "servers" / "held_calls.py"
 ACCEPT = "application/json, text/event-stream"
@@ -320,3 +320,8 @@ def test_workers_in_the_stateless_handshake_mode_serve_from_child_processes() ->
         assert opened.status == 200
         assert opened.getheader("mcp-session-id") is None
         assert json.loads(opened.read())["result"]["protocolVersion"] == VERSION
+        # The workers bound the request head as one process does.
+        assert oversized_head(server.port) == (
+            "HTTP/1.1 431 Request Header Fields Too Large",
+            b"Request Header Fields Too Large: the request line and headers exceed 16384 bytes",
+        )

@@ -160,6 +160,8 @@ def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n:
     (the spec travels in the environment, which the workers inherit)."""
     import uvicorn
 
+    from plainmcp.transports.http.head_bounds import protocol
+
     spec = {
         "target": f"{split_target(args.target)[0]}:{name}",
         "path": args.path,
@@ -176,6 +178,7 @@ def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n:
         host=host,
         port=port,
         workers=n,
+        http=protocol(),
         lifespan="on",
         log_level="warning",
     )

@@ -71,6 +71,8 @@ log = logging.getLogger("plainmcp")
 
 PRM_PATH = "/.well-known/oauth-protected-resource"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+MAX_HEADER_BYTES = 16 * 1024  # Node's default and h11's (nginx: 4 buffers of 8 KiB)
+MAX_HEADERS = 100  # Apache's LimitRequestFields
 
 
 class HttpApp:
@@ -84,6 +86,8 @@ class HttpApp:
         allowed_hosts: list[str] | tuple[str, ...] = (),
         allowed_origins: list[str] | tuple[str, ...] = (),
         max_body_bytes: int = 4 * 1024 * 1024,
+        max_header_bytes: int = MAX_HEADER_BYTES,
+        max_headers: int = MAX_HEADERS,
         session_idle_timeout: float = 1800.0,
         max_sessions: int = 10_000,
         keepalive_interval: float = 15.0,
@@ -102,13 +106,16 @@ class HttpApp:
         (default: the sessions' Redis when they are on Redis, so a stream resumes on any
         process; else this process's memory). `retry_interval`: seconds a client waits before
         reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
-        get to finish once a shutdown starts (`drain`)."""
+        get to finish once a shutdown starts (`drain`). `max_header_bytes`, `max_headers`: the
+        request line and headers plainmcp's own servers accept (more: 431; head_bounds.py)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
-        if max_body_bytes < 1:
-            raise ValueError("max_body_bytes must be positive")
+        if min(max_body_bytes, max_header_bytes, max_headers) < 1:
+            raise ValueError("max_body_bytes, max_header_bytes and max_headers must be positive")
         self.max_body_bytes = max_body_bytes
+        self.max_header_bytes = max_header_bytes
+        self.max_headers = max_headers
         self.stateful = sessions is not None
         """Handshake-era clients get sessions (False: `sessions=None`)."""
         self.sessions: Sessions
