@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import http.client
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from mcp import Client
 from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
 from tests.cluster import CuttingProxy, Nginx, RedisServer, nginx, redis_server
-from tests.http_server import HttpServer, free_port, http_server
+from tests.http_server import HttpServer, Pinned, free_port, http_server, pin_workers
 from tests.interop.tools import ensure_ts_client, run_ts_client
 
 pytestmark = [
@@ -481,6 +482,53 @@ def test_plainmcp_run_workers_with_sessions_on_redis_serve_a_session_from_every_
             pids.add(int(reply["result"]["content"][0]["text"]))
         assert server.proc.pid not in pids  # the workers answered, not the supervisor
         assert "Traceback" not in server.log(), server.log()
+
+
+REFS = Path(__file__).resolve().parent / "servers" / "refs_server.py"
+
+
+@pytest.mark.parametrize("sessions", ["redis", "none"])
+def test_workers_on_redis_without_a_secret_share_one_so_read_more_works_on_every_worker(
+    sessions: str,
+) -> None:
+    """`--workers 3` with the sessions on Redis, or with none and the blob store on Redis: the
+    workers sign refs with one secret kept in Redis, so a cut text is read back part after part
+    from worker after worker. (Each worker's own secret made 5 to 11 of 12 parts "Unknown
+    reference", issue 23.)"""
+    from plainmcp.wire.request_state import ENV_SECRET
+    from tests.continuation import next_call
+
+    text = "".join(f"line {n:04d} of a text read back in parts\n" for n in range(240))  # REFS's
+    assert ENV_SECRET not in os.environ  # what the test is about: no secret given
+    with redis_server() as own:
+        flags = ("--workers", "3", "--sessions", own.url if sessions == "redis" else "none")
+        env = {"PLAINMCP_TEST_SESSIONS": own.url}
+        with http_server(REFS, *flags, env=env) as server:
+            workers = pin_workers(server, open_session(server) if sessions == "redis" else None)
+            cut = Pinned.text(workers[0].call("long_text", arguments={}))
+            parts = [cut[: cut.rindex("\n…[truncated: ")]]
+            served_by = [workers[0].pid]
+            found = next_call(cut)
+            while found is not None:
+                worker = workers[len(parts) % len(workers)]  # each part from the next worker
+                result = worker.call(found[0], arguments=found[1])
+                part, *marker = [Pinned.text({**result, "content": [b]}) for b in result["content"]]
+                parts.append(part)
+                served_by.append(worker.pid)
+                found = next_call(marker[0]) if marker else None
+            assert len(parts) == 1 + 12  # the first part, then 12 read_more calls
+            assert "".join(parts) == text
+            assert set(served_by) == {w.pid for w in workers}
+            # Each connection stayed with its worker throughout.
+            assert [int(Pinned.text(w.call("where"))) for w in workers] == [w.pid for w in workers]
+            log = server.log()
+        made = [line for line in log.splitlines() if "made a state secret" in line]
+        assert made == [
+            f"{ENV_SECRET} is not set: made a state secret for read_more refs and requestState"
+            f" and stored it at Redis key plainmcp:state-secret at {own.url}, which every"
+            f" process of this endpoint signs with (set {ENV_SECRET} to keep it out of Redis)"
+        ]
+        assert "Traceback" not in log, log
 
 
 # --- faults ------------------------------------------------------------------------------------

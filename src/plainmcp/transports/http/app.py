@@ -31,7 +31,7 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.redis_link import close_shared
 from plainmcp.telemetry import TRANSPORT, http_attributes
-from plainmcp.transports.http import handshake, rules
+from plainmcp.transports.http import handshake, rules, state_secret
 from plainmcp.transports.http.answer import Answering
 from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.handshake import ALLOW_POST
@@ -237,6 +237,10 @@ class HttpApp:
                 await self.sessions.start(self.server)
             except Exception as exc:
                 raise LifespanError(f"the session store did not start: {exc}") from exc
+            try:
+                await state_secret.share(self)
+            except Exception as exc:
+                raise LifespanError(f"the shared state secret is unusable: {exc}") from exc
             try:
                 yield
             finally:
