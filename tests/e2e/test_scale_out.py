@@ -545,6 +545,34 @@ def test_redis_unreachable_at_start_is_a_clear_error() -> None:
     )
 
 
+def test_a_state_secret_in_redis_too_short_to_sign_with_stops_the_start() -> None:
+    import subprocess
+    import sys
+
+    import redis as redis_py
+
+    with redis_server() as own:
+        client = redis_py.Redis.from_url(own.url)
+        client.set("plainmcp:state-secret", "short")
+        client.close()
+        command = [sys.executable, "-m", "plainmcp", "run", str(REFS), "--http"]
+        command += ["--port", str(free_port()), "--sessions", own.url]
+        env = {k: v for k, v in os.environ.items() if k != "PLAINMCP_STATE_SECRET"}
+        stopped = subprocess.run(
+            command,
+            env={**env, "PLAINMCP_TEST_SESSIONS": own.url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert stopped.returncode == 3  # uvicorn's exit status for a failed lifespan start-up
+    assert (
+        "the shared state secret is unusable: the requestState secret (from Redis key"
+        f" plainmcp:state-secret at {own.url}) is 5 bytes; at least 32 are required: delete the"
+        " key for a new one to be made, or set PLAINMCP_STATE_SECRET"
+    ) in stopped.stderr
+
+
 def test_redis_lost_while_serving_is_32603_and_the_process_recovers() -> None:
     with redis_server() as own, workers(own, 1) as (server,):
         session = open_session(server)

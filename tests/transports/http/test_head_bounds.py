@@ -324,6 +324,30 @@ async def test_the_bound_counts_each_request_of_a_connection_on_its_own(kind: st
             answered(await client.response())
 
 
+async def test_the_next_head_is_bounded_after_a_response_sent_before_its_body(
+    kind: str,
+) -> None:
+    """A request answered before its body arrived (406: the app reads no body then) ends when
+    the body has been read, unanswered by uvicorn: the next request's head is bounded anyway."""
+    body = b"{}" * 50
+    head = call_request(body=body)[: -len(body)].replace(b"Accept: application/json, ", b"Accept: ")
+    chunk = b"a" * 4096
+    async with served(kind) as port, Client(port) as client:
+        me = client.me
+        await client.send(head)
+        status, _, _ = await client.response()
+        assert status == 406
+        await client.send(body)  # read by the server after its response
+        await client.send(OPENING)
+        sent = len(head) + len(body) + len(OPENING)
+        while me not in READS.closed:
+            assert sent < 1024 * 1024, f"the server read {sent} bytes of one head"
+            await client.send(chunk)
+            sent += len(chunk)
+            await READS.caught_up(me, sent)
+        refused(await client.response(), REFUSED_SIZE)
+
+
 async def test_a_body_is_not_part_of_the_head(kind: str) -> None:
     body = CALL[:-1] + b" " * 100_000 + b"}"  # 100 KB of whitespace in the JSON
     async with served(kind) as port:

@@ -118,7 +118,8 @@ async def test_a_secret_in_redis_too_short_to_sign_with_stops_the_start(
             pass
     assert str(stopped.value) == (
         "the shared state secret is unusable: the requestState secret (from Redis key"
-        f" {KEY} at {redis.url}) is 5 bytes; at least 32 are required"
+        f" {KEY} at {redis.url}) is 5 bytes; at least 32 are required: delete the key for a new"
+        f" one to be made, or set {ENV_SECRET}"
     )
 
 

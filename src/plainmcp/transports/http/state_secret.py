@@ -56,7 +56,11 @@ async def share(app: HttpApp) -> None:
     url, key = place
     secret, made = await _get_or_make(shared(url), key)
     where = f"Redis key {key} at {safe_url(url)}"
-    signer.adopt(secret, where)
+    try:
+        signer.adopt(secret, where)
+    except ValueError as exc:
+        fix = f"delete the key for a new one to be made, or set {ENV_SECRET}"
+        raise ValueError(f"{exc}: {fix}") from None
     if made:
         log.warning(
             "%s is not set: made a state secret for read_more refs and requestState and stored"
