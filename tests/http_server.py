@@ -7,6 +7,8 @@ manager waits until the port accepts connections and stops the process afterward
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import socket
 import subprocess
@@ -16,6 +18,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +87,86 @@ def http_server(
             proc.kill()
             proc.wait()
         log_path.unlink(missing_ok=True)
+
+
+def oversized_head(port: int, header_bytes: int = 64 << 20, fields: int = 0) -> tuple[str, bytes]:
+    """Send a POST whose one header is `header_bytes` long (or that has `fields` header fields),
+    as fast as the server takes it, and return the status line and the body of its answer."""
+    opening = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    opening += b"".join(b"X-%d: v\r\n" % n for n in range(fields))
+    with socket.create_connection(("127.0.0.1", port), 10) as sock:
+        try:
+            sock.sendall(opening + b"X-Big: ")
+            piece = b"a" * (1 << 20)
+            for _ in range(header_bytes >> 20):
+                sock.sendall(piece)
+            sock.sendall(b"\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused while still sending; the answer came before the reset
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(), body
+
+
+ACCEPT = "application/json, text/event-stream"
+STATELESS_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+}
+
+
+class Pinned:
+    """A keep-alive connection to one process of several sharing a port (`--workers`), and
+    that process's id (the server's `where` tool names it). Calls go in the session given, or
+    as 2026-07-28 requests when there is none."""
+
+    def __init__(self, server: HttpServer, session: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+        self.session = session
+        self.ids = iter(range(1, 1000))
+        self.pid = int(self.text(self.call("where")))
+
+    def call(self, name: str, **params: Any) -> dict[str, Any]:
+        """The result of tools/call `name`; `params` are its arguments, inputResponses, ..."""
+        headers = {"Content-Type": "application/json", "Accept": ACCEPT}
+        if self.session is None:
+            headers.update(
+                {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name}
+            )
+            params = {**params, "_meta": STATELESS_META}
+        else:
+            headers.update({"Mcp-Session-Id": self.session, "MCP-Protocol-Version": "2025-11-25"})
+        message = {"jsonrpc": "2.0", "id": next(self.ids), "method": "tools/call"}
+        body = {**message, "params": {"name": name, **params}}
+        self.conn.request("POST", "/mcp", json.dumps(body).encode(), headers)
+        response = self.conn.getresponse()
+        answer = json.loads(response.read())
+        assert response.status == 200, answer
+        assert "result" in answer, answer
+        result: dict[str, Any] = answer["result"]
+        return result
+
+    @staticmethod
+    def text(result: dict[str, Any]) -> str:
+        """The text of the result's first block, which must not be an error."""
+        assert result["isError"] is False, result
+        text: str = result["content"][0]["text"]
+        return text
+
+
+def pin_workers(server: HttpServer, session: str | None = None) -> list[Pinned]:
+    """A connection to each worker the kernel hands one to: new connections until all three of
+    `--workers 3` are found, at most 100; at least two are needed."""
+    pinned: dict[int, Pinned] = {}
+    for _ in range(100):
+        if len(pinned) == 3:
+            break
+        conn = Pinned(server, session)
+        if pinned.setdefault(conn.pid, conn) is not conn:
+            conn.conn.close()
+    assert len(pinned) >= 2, "the kernel handed every connection to one worker"
+    return list(pinned.values())

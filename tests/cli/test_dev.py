@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -25,7 +26,7 @@ from plainmcp.cli import main
 from plainmcp.cli.dev import find_inspector, inspector_args
 from plainmcp.cli.dev_child import source_files
 from tests.cli.lines import Lines
-from tests.http_server import free_port
+from tests.http_server import free_port, oversized_head
 from tests.interop.tools import inspector_json, requires_interop_tools
 
 pytestmark = pytest.mark.anyio
@@ -175,6 +176,10 @@ async def test_http_restarts_on_the_same_port(project: Path) -> None:
         async with Client.http(url) as client:
             assert [t.name for t in await client.list_tools()] == ["first", "block"]
             assert (await client.call_tool("first")).text == "one"
+        assert await anyio.to_thread.run_sync(oversized_head, port) == (
+            "HTTP/1.1 431 Request Header Fields Too Large",
+            b"Request Header Fields Too Large: the request line and headers exceed 16384 bytes",
+        )
         assert re.fullmatch(TIMING.format("first"), await wait(lines, "target=first"))
 
         write(server, SECOND)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.http_server import HttpServer, http_server
+from tests.http_server import HttpServer, http_server, oversized_head
 from tests.mcp_schemas import validate_server_message
 
 HERE = Path(__file__).resolve().parent
@@ -168,6 +168,24 @@ def test_an_oversized_body_is_413_and_the_server_keeps_serving(probe: HttpServer
     assert refused.status == 413
     answer = stateless(probe, 2, "tools/call", name="echo", arguments={"text": "still here"})
     assert answer.message()["result"]["content"] == [{"type": "text", "text": "still here"}]
+
+
+REFUSED = "HTTP/1.1 431 Request Header Fields Too Large"
+TOO_LONG = b"Request Header Fields Too Large: the request line and headers exceed 16384 bytes"
+TOO_MANY = b"Request Header Fields Too Large: more than 100 header fields"
+
+
+def test_an_oversized_head_is_431_and_the_server_keeps_serving(probe: HttpServer) -> None:
+    assert oversized_head(probe.port) == (REFUSED, TOO_LONG)  # one 64 MiB header
+    assert oversized_head(probe.port, 0, fields=101) == (REFUSED, TOO_MANY)
+    answer = stateless(probe, 2, "tools/call", name="echo", arguments={"text": "still here"})
+    assert answer.message()["result"]["content"] == [{"type": "text", "text": "still here"}]
+
+
+def test_app_run_refuses_an_oversized_head_before_any_auth() -> None:
+    with http_server(AUTH_PROBE, script=True) as server:  # app.run("http", auth=...)
+        assert oversized_head(server.port) == (REFUSED, TOO_LONG)
+        assert oversized_head(server.port, 0, fields=101) == (REFUSED, TOO_MANY)
 
 
 def test_closing_the_stream_cancels_a_stateless_call(probe: HttpServer) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import os
 import signal
 import threading
 import time
@@ -19,9 +20,10 @@ import pytest
 from mcp import Client
 
 from tests.cluster import CuttingProxy
-from tests.http_server import HttpServer, http_server
+from tests.http_server import HttpServer, Pinned, http_server, oversized_head, pin_workers
 
 HELD = Path(__file__).resolve().parent / "servers" / "held_calls.py"
+REFS = Path(__file__).resolve().parent / "servers" / "refs_server.py"
 ACCEPT = "application/json, text/event-stream"
 VERSION = "2025-11-25"
 
@@ -382,6 +384,36 @@ def test_workers_with_in_memory_sessions_are_refused_naming_the_fix() -> None:
     assert (alone.returncode, alone.stderr) == (2, "plainmcp run: --sessions needs --http\n")
 
 
+def test_workers_without_a_secret_share_one_made_at_start_for_request_state() -> None:
+    """`--workers 3 --sessions none`, nothing on Redis and no PLAINMCP_STATE_SECRET: the parent
+    makes one secret for its workers, so an input-required round one worker started is
+    continued on another (each worker's own secret refused every such retry as tampered)."""
+    from plainmcp.wire.request_state import ENV_SECRET
+
+    assert ENV_SECRET not in os.environ  # what the test is about: no secret given
+    with http_server(REFS, "--workers", "3", "--sessions", "none") as server:
+        workers = pin_workers(server)
+        turns = zip(workers, [*workers[1:], workers[0]], strict=True)  # each asks, the next answers
+        for n, (asked_on, answered_on) in enumerate(turns):
+            first = asked_on.call("confirm", arguments={"what": f"plan {n}"})
+            assert first["resultType"] == "input_required"
+            (key,) = first["inputRequests"]
+            retry = answered_on.call(
+                "confirm",
+                arguments={"what": f"plan {n}"},
+                inputResponses={key: {"action": "accept", "content": {"ok": True}}},
+                requestState=first["requestState"],
+            )
+            assert Pinned.text(retry) == f"confirmed plan {n}: {{'ok': True}}"
+        log = server.log()
+    assert (
+        f"plainmcp run: {ENV_SECRET} is not set: the 3 workers sign read_more refs and"
+        f" requestState with a secret made for this run (set {ENV_SECRET} to keep them valid"
+        " across restarts and hosts)\n"
+    ) in log
+    assert "Traceback" not in log, log
+
+
 def test_workers_in_the_stateless_handshake_mode_serve_from_child_processes() -> None:
     with http_server(HELD, "--workers", "2", "--sessions", "none") as server:
         meta = {
@@ -419,3 +451,8 @@ def test_workers_in_the_stateless_handshake_mode_serve_from_child_processes() ->
         assert opened.status == 200
         assert opened.getheader("mcp-session-id") is None
         assert json.loads(opened.read())["result"]["protocolVersion"] == VERSION
+        # The workers bound the request head as one process does.
+        assert oversized_head(server.port) == (
+            "HTTP/1.1 431 Request Header Fields Too Large",
+            b"Request Header Fields Too Large: the request line and headers exceed 16384 bytes",
+        )

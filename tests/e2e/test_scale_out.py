@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import http.client
 import json
+import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +23,7 @@ from mcp import Client
 from mcp.types import CreateMessageResult, ElicitResult, TextContent
 
 from tests.cluster import CuttingProxy, Nginx, RedisServer, nginx, redis_server
-from tests.http_server import HttpServer, free_port, http_server
+from tests.http_server import HttpServer, Pinned, free_port, http_server, pin_workers
 from tests.interop.tools import ensure_ts_client, run_ts_client
 
 pytestmark = [
@@ -484,6 +485,53 @@ def test_plainmcp_run_workers_with_sessions_on_redis_serve_a_session_from_every_
         assert "Traceback" not in server.log(), server.log()
 
 
+REFS = Path(__file__).resolve().parent / "servers" / "refs_server.py"
+
+
+@pytest.mark.parametrize("sessions", ["redis", "none"])
+def test_workers_on_redis_without_a_secret_share_one_so_read_more_works_on_every_worker(
+    sessions: str,
+) -> None:
+    """`--workers 3` with the sessions on Redis, or with none and the blob store on Redis: the
+    workers sign refs with one secret kept in Redis, so a cut text is read back part after part
+    from worker after worker. (Each worker's own secret made 5 to 11 of 12 parts "Unknown
+    reference", issue 23.)"""
+    from plainmcp.wire.request_state import ENV_SECRET
+    from tests.continuation import next_call
+
+    text = "".join(f"line {n:04d} of a text read back in parts\n" for n in range(240))  # REFS's
+    assert ENV_SECRET not in os.environ  # what the test is about: no secret given
+    with redis_server() as own:
+        flags = ("--workers", "3", "--sessions", own.url if sessions == "redis" else "none")
+        env = {"PLAINMCP_TEST_SESSIONS": own.url}
+        with http_server(REFS, *flags, env=env) as server:
+            workers = pin_workers(server, open_session(server) if sessions == "redis" else None)
+            cut = Pinned.text(workers[0].call("long_text", arguments={}))
+            parts = [cut[: cut.rindex("\n…[truncated: ")]]
+            served_by = [workers[0].pid]
+            found = next_call(cut)
+            while found is not None:
+                worker = workers[len(parts) % len(workers)]  # each part from the next worker
+                result = worker.call(found[0], arguments=found[1])
+                part, *marker = [Pinned.text({**result, "content": [b]}) for b in result["content"]]
+                parts.append(part)
+                served_by.append(worker.pid)
+                found = next_call(marker[0]) if marker else None
+            assert len(parts) == 1 + 12  # the first part, then 12 read_more calls
+            assert "".join(parts) == text
+            assert set(served_by) == {w.pid for w in workers}
+            # Each connection stayed with its worker throughout.
+            assert [int(Pinned.text(w.call("where"))) for w in workers] == [w.pid for w in workers]
+            log = server.log()
+        made = [line for line in log.splitlines() if "made a state secret" in line]
+        assert made == [
+            f"{ENV_SECRET} is not set: made a state secret for read_more refs and requestState"
+            f" and stored it at Redis key plainmcp:state-secret at {own.url}, which every"
+            f" process of this endpoint signs with (set {ENV_SECRET} to keep it out of Redis)"
+        ]
+        assert "Traceback" not in log, log
+
+
 # --- faults ------------------------------------------------------------------------------------
 
 
@@ -496,6 +544,34 @@ def test_redis_unreachable_at_start_is_a_clear_error() -> None:
         f"the session store did not start: Redis at redis://127.0.0.1:{port}/0 is unreachable"
         in str(failed.value)
     )
+
+
+def test_a_state_secret_in_redis_too_short_to_sign_with_stops_the_start() -> None:
+    import subprocess
+    import sys
+
+    import redis as redis_py
+
+    with redis_server() as own:
+        client = redis_py.Redis.from_url(own.url)
+        client.set("plainmcp:state-secret", "short")
+        client.close()
+        command = [sys.executable, "-m", "plainmcp", "run", str(REFS), "--http"]
+        command += ["--port", str(free_port()), "--sessions", own.url]
+        env = {k: v for k, v in os.environ.items() if k != "PLAINMCP_STATE_SECRET"}
+        stopped = subprocess.run(
+            command,
+            env={**env, "PLAINMCP_TEST_SESSIONS": own.url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert stopped.returncode == 3  # uvicorn's exit status for a failed lifespan start-up
+    assert (
+        "the shared state secret is unusable: the requestState secret (from Redis key"
+        f" plainmcp:state-secret at {own.url}) is 5 bytes; at least 32 are required: delete the"
+        " key for a new one to be made, or set PLAINMCP_STATE_SECRET"
+    ) in stopped.stderr
 
 
 STORE_DOWN = {"code": -32603, "message": "Internal error: the session store is unavailable"}

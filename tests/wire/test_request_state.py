@@ -457,6 +457,28 @@ def test_random_secret_when_none_given(monkeypatch: pytest.MonkeyPatch) -> None:
     assert refusal(two, issue(one)) == ("tampered", TAMPERED)
 
 
+def test_a_random_secret_gives_way_to_an_adopted_shared_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(ENV_SECRET, raising=False)
+    clock = Clock()
+    one, two = StateSigner(clock=clock), StateSigner(clock=clock)
+    before = issue(one)
+    one.adopt(SECRET, "Redis key plainmcp:state-secret")
+    two.adopt(SECRET.decode(), "Redis key plainmcp:state-secret")
+    assert not one.ephemeral and not two.ephemeral
+    assert verify(two, issue(one)).answers == ANSWERS
+    assert two.unseal(one.seal({"k": "key", "o": 3})) == {"k": "key", "o": 3}
+    assert refusal(one, before) == ("tampered", TAMPERED)  # the random secret's token
+    assert repr(one) == "StateSigner(secret=<hidden, Redis key plainmcp:state-secret>, ttl=600.0)"
+    with pytest.raises(ValueError) as refused:
+        one.adopt("short", "Redis key k")
+    assert str(refused.value) == (
+        "the requestState secret (from Redis key k) is 5 bytes; at least 32 are required"
+    )
+    assert verify(two, issue(one)).answers == ANSWERS  # a refused secret changes nothing
+
+
 @pytest.mark.parametrize("secret", [b"", b"x" * 31, "y" * 31, "é" * 15])
 def test_short_secret_refused(secret: bytes | str) -> None:
     with pytest.raises(ValueError, match="at least 32 are required"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -146,8 +147,29 @@ def _run_http(args: argparse.Namespace) -> int:
     if workers == 1:
         serve_http(app, host=host, port=port)
         return 0
+    share_state_secret(args.caller, app, workers)
     _serve_workers(args, name, host, port, workers)
     return 0
+
+
+def share_state_secret(caller: str, app: HttpApp, workers: int) -> None:
+    """Workers that would each make a random state secret get one made here instead (in the
+    environment they inherit), so that a read_more ref or a requestState one worker gave out
+    verifies on the others. An app that keeps its sessions or blob store on Redis has its
+    workers share the secret kept there (transports/http/state_secret.py), as other hosts on
+    that Redis do."""
+    from plainmcp.transports.http.state_secret import kept_on
+    from plainmcp.wire.request_state import ENV_SECRET
+
+    if not app.server.state_signer.ephemeral or kept_on(app) is not None:
+        return
+    os.environ[ENV_SECRET] = secrets.token_urlsafe(32)
+    print(
+        f"plainmcp {caller}: {ENV_SECRET} is not set: the {workers} workers sign read_more refs"
+        f" and requestState with a secret made for this run (set {ENV_SECRET} to keep them"
+        " valid across restarts and hosts)",
+        file=sys.stderr,
+    )
 
 
 WORKER_SPEC = "PLAINMCP_WORKER"
@@ -159,6 +181,8 @@ def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n:
     becomes the factory `worker_app` below, which loads the same object with the same flags
     (the spec travels in the environment, which the workers inherit)."""
     import uvicorn
+
+    from plainmcp.transports.http.head_bounds import protocol
 
     spec = {
         "target": f"{split_target(args.target)[0]}:{name}",
@@ -176,6 +200,7 @@ def _serve_workers(args: argparse.Namespace, name: str, host: str, port: int, n:
         host=host,
         port=port,
         workers=n,
+        http=protocol(),
         lifespan="on",
         log_level="warning",
     )

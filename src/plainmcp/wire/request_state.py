@@ -35,7 +35,8 @@ Secrets: pass one, or set `PLAINMCP_STATE_SECRET` (at least 32 bytes; e.g. the o
 `python -c "import secrets; print(secrets.token_urlsafe(32))"`). Several server processes behind
 one endpoint must share one secret. Without either, a random per-process secret is used and only
 this process can continue a request (a retry reaching another process, or this one after a
-restart, is refused as tampered).
+restart, is refused as tampered), unless the transport knows of the other processes and `adopt`s
+a shared one (HTTP with Redis: transports/http/state_secret.py; `plainmcp run --workers`).
 """
 
 from __future__ import annotations
@@ -134,6 +135,20 @@ def _canonical(value: Any) -> bytes:
         raise ValueError(f"not JSON-serializable for a requestState: {exc}") from None
 
 
+def _checked(secret: object, where: str) -> bytes:
+    """The secret as bytes, refused when it is too short to sign with."""
+    if isinstance(secret, str):
+        secret = secret.encode("utf-8")
+    if not isinstance(secret, bytes):
+        raise TypeError(f"the requestState secret must be bytes or str, not {type(secret)}")
+    if len(secret) < MIN_SECRET_BYTES:
+        raise ValueError(
+            f"the requestState secret{where} is {len(secret)} bytes;"
+            f" at least {MIN_SECRET_BYTES} are required"
+        )
+    return secret
+
+
 def _mismatch(what: str) -> StateError:
     return StateError("mismatch", f"Invalid requestState: it was issued for {what}")
 
@@ -166,16 +181,7 @@ class StateSigner:
                 secret, source = os.urandom(MIN_SECRET_BYTES), "random"  # as secrets does
         else:
             source = "argument"
-        if isinstance(secret, str):
-            secret = secret.encode("utf-8")
-        if not isinstance(secret, bytes):
-            raise TypeError(f"the requestState secret must be bytes or str, not {type(secret)}")
-        if len(secret) < MIN_SECRET_BYTES:
-            where = f" (from {ENV_SECRET})" if source == "environment" else ""
-            raise ValueError(
-                f"the requestState secret{where} is {len(secret)} bytes;"
-                f" at least {MIN_SECRET_BYTES} are required"
-            )
+        secret = _checked(secret, f" (from {ENV_SECRET})" if source == "environment" else "")
         if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not ttl > 0:
             raise ValueError(f"ttl must be a positive number of seconds, not {ttl!r}")
         if not math.isfinite(ttl):
@@ -202,6 +208,14 @@ class StateSigner:
     def ephemeral(self) -> bool:
         """True when the secret is random to this process: no other process can continue."""
         return self._source == "random"
+
+    def adopt(self, secret: bytes | str, source: str) -> None:
+        """Sign with `secret` from now on instead of this process's random one: the secret the
+        processes serving one endpoint share (`source` says where it is kept, never what it
+        is). Before serving: what was signed with the random secret stops verifying."""
+        self._secret = _checked(secret, f" (from {source})")
+        self._derived = None
+        self._source = source
 
     @staticmethod
     def digest(arguments: Mapping[str, Any] | None) -> str:

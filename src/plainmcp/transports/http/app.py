@@ -30,7 +30,7 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.redis_link import close_shared
 from plainmcp.telemetry import TRANSPORT, http_attributes
-from plainmcp.transports.http import handshake, protected, rules
+from plainmcp.transports.http import handshake, protected, rules, state_secret
 from plainmcp.transports.http.answer import Answering
 from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.handshake import ALLOW_POST
@@ -69,6 +69,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("plainmcp")
 
 
+MAX_HEADER_BYTES = 16 * 1024  # Node's default and h11's (nginx: 4 buffers of 8 KiB)
+MAX_HEADERS = 100  # Apache's LimitRequestFields
+
+
 class HttpApp:
     """`app.http_app()`: an ASGI app serving one MCP endpoint (and its auth metadata)."""
 
@@ -80,6 +84,8 @@ class HttpApp:
         allowed_hosts: list[str] | tuple[str, ...] = (),
         allowed_origins: list[str] | tuple[str, ...] = (),
         max_body_bytes: int = 4 * 1024 * 1024,
+        max_header_bytes: int = MAX_HEADER_BYTES,
+        max_headers: int = MAX_HEADERS,
         session_idle_timeout: float = 1800.0,
         max_sessions: int = 10_000,
         max_sessions_per_client: int = 100,
@@ -104,13 +110,16 @@ class HttpApp:
         they are on Redis, so a stream resumes on any process; else this process's memory).
         `retry_interval`: seconds a client waits before
         reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
-        get to finish once a shutdown starts (`drain`)."""
+        get to finish once a shutdown starts (`drain`). `max_header_bytes`, `max_headers`: the
+        request line and headers plainmcp's own servers accept (more: 431; head_bounds.py)."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
-        if max_body_bytes < 1:
-            raise ValueError("max_body_bytes must be positive")
+        if min(max_body_bytes, max_header_bytes, max_headers) < 1:
+            raise ValueError("max_body_bytes, max_header_bytes and max_headers must be positive")
         self.max_body_bytes = max_body_bytes
+        self.max_header_bytes = max_header_bytes
+        self.max_headers = max_headers
         self.stateful = sessions is not None
         """Handshake-era clients get sessions (False: `sessions=None`)."""
         self.sessions = open_sessions(
@@ -233,6 +242,10 @@ class HttpApp:
                 await self.sessions.start(self.server)
             except Exception as exc:
                 raise LifespanError(f"the session store did not start: {exc}") from exc
+            try:
+                await state_secret.share(self)
+            except Exception as exc:
+                raise LifespanError(f"the shared state secret is unusable: {exc}") from exc
             try:
                 yield
             finally:

@@ -27,8 +27,6 @@ def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvi
     than a local name is added to the allowed Host names, since that is where clients will
     reach the server."""
     try:
-        import uvicorn as server_module
-
         from plainmcp.transports.http.uvicorn_server import DrainingServer
     except ImportError:
         raise SystemExit("Streamable HTTP needs uvicorn: pip install 'plainmcp[http]'") from None
@@ -36,13 +34,21 @@ def serve_http(app: HttpApp, *, host: str = "127.0.0.1", port: int = 8000, **uvi
 
     release_stdout()  # serving HTTP: what was held goes to stdout before uvicorn starts
     allow_bound_host(app, host)
-    config = server_module.Config(
-        app,
-        host=host,
-        port=port,
-        lifespan="on",
-        log_level="warning",
-        timeout_graceful_shutdown=5,  # after the drain: what is left are idle connections
+    DrainingServer(server_config(app, host=host, port=port, **uvicorn)).run()
+
+
+def server_config(app: HttpApp, **uvicorn: Any) -> Any:
+    """The uvicorn.Config plainmcp serves with: the request head bounded (head_bounds.py), the
+    app's lifespan on, uvicorn's own log at warnings."""
+    import uvicorn as server_module
+
+    from plainmcp.transports.http.head_bounds import protocol
+
+    options: dict[str, Any] = {
+        "http": protocol(),
+        "lifespan": "on",
+        "log_level": "warning",
+        "timeout_graceful_shutdown": 5,  # after the drain: what is left are idle connections
         **uvicorn,
-    )
-    DrainingServer(config).run()
+    }
+    return server_module.Config(app, **options)
