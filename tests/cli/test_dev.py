@@ -197,6 +197,52 @@ async def test_http_restarts_on_the_same_port(project: Path) -> None:
         proc.wait(timeout=30)
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux: /proc/PID/task/*/children)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(n) for n in (task / "children").read_text().split()]
+    return found
+
+
+def exited(pid: int, timeout: float) -> bool:
+    """Wait for a process that is not ours to end (a pidfd turns readable when it does)."""
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], timeout)[0])
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and uses pidfds")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+async def test_the_http_server_ends_with_dev_however_dev_ends(project: Path, how: str) -> None:
+    import signal
+
+    port = free_port()
+    command = [sys.executable, "-m", "plainmcp", "dev", "server.py", "--http", "--port", str(port)]
+    proc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=project
+    )
+    assert proc.stderr is not None
+    lines = Lines(proc.stderr)
+    try:
+        await wait(lines, f"plainmcp dev: serving http://127.0.0.1:{port}/mcp")
+        (child,) = children(proc.pid)
+        proc.send_signal(getattr(signal, how))
+        assert proc.wait(timeout=30) == -getattr(signal, how)
+        # Before, the server went on serving the port, an orphan, until killed by hand.
+        assert await anyio.to_thread.run_sync(exited, child, 30)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
 # --- usage errors and exit codes --------------------------------------------------------------
 
 

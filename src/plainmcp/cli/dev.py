@@ -273,7 +273,10 @@ async def serve_http(target: str, host: str, port: int, inspector: str | None) -
     async with anyio.create_task_group() as tasks:
 
         async def start() -> HttpChild:
-            process = await anyio.open_process([*CHILD, target, host, str(port)], stderr=None)
+            # stdin a pipe nobody writes: it ends with this process, and so does the child.
+            process = await anyio.open_process(
+                [*CHILD, target, host, str(port)], stdin=subprocess.PIPE, stderr=None
+            )
             child = HttpChild(process)
             tasks.start_soon(child.read)
             await child.loaded.wait()

@@ -85,6 +85,26 @@ def serve_stdio(target: str) -> int:
     return 0
 
 
+def end_with_supervisor() -> None:
+    """Stop serving when the supervisor is gone. It holds this process's stdin (a pipe it never
+    writes to), which ends when it exits in any way, SIGKILL included; without this an HTTP
+    server outlives a `plainmcp dev` stopped with SIGTERM and keeps the port. Stdio children
+    need nothing: their stdin is the protocol."""
+    import signal
+    import stat
+    import threading
+
+    if not stat.S_ISFIFO(os.fstat(0).st_mode):
+        return
+
+    def watch() -> None:
+        while os.read(0, 65536):
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful shutdown
+
+    threading.Thread(target=watch, name="plainmcp-dev-supervisor", daemon=True).start()
+
+
 def serve_http(target: str, host: str, port: int) -> int:
     from plainmcp.server import Server
     from plainmcp.transports.http.serve import serve_http as serve
@@ -99,6 +119,7 @@ def serve_http(target: str, host: str, port: int) -> int:
     listening = socket.create_server((host, port))
     sys.stdout.buffer.write(ready_line(path=app.path))
     sys.stdout.flush()
+    end_with_supervisor()
     serve(app, host=host, port=port, fd=listening.fileno())
     return 0
 
