@@ -382,6 +382,7 @@ def test_more_than_a_mebibyte_written_at_import_is_counted_whole(tmp_path: Path)
     found = json.loads(done.stdout)
     assert [p["message"] for p in found["problems"] if p["code"] == "stdout-at-import"] == [
         f"{(2 << 20) + 1} characters written to stdout at import (first line: {'x' * 120!r});"
-        " a stdio server's stdout is its protocol stream"
+        " a stdio server's stdout is its protocol stream: print to stderr"
+        " (print(..., file=sys.stderr)) or log with logging"
     ]
     assert "plainmcp: more than" not in done.stderr
