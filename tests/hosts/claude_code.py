@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.hosts import needs
+from tests.hosts.drivers import Seen, Target, Transport
 from tests.hosts.scripts import Part, Script
 from tests.hosts.stub_server import StubServer
 
@@ -320,3 +321,35 @@ def _group(command: list[str], env: dict[str, str], cwd: Path) -> Iterator[subpr
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
+
+
+# --- the matrix's driver (drivers.py) -----------------------------------------------------------
+
+
+class ClaudeCode:
+    """Claude Code as a `drivers.Driver`."""
+
+    key = "claude-code"
+    transports: tuple[Transport, ...] = ("stdio", "http")
+
+    def problem(self) -> str | None:
+        return claude_problem()
+
+    def tool_name(self, server: str, tool: str) -> str:
+        return f"mcp__{server}__{tool}"
+
+    def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
+        entry: dict[str, Any] = (
+            http_entry(target.url)
+            if target.url
+            else {"type": "stdio", "command": target.argv[0], "args": list(target.argv[1:])}
+        )
+        if target.env:
+            entry["env"] = dict(target.env)
+        run = run_claude({target.name: entry}, script, timeout=timeout)
+        return Seen(
+            offered=run.tools,
+            results=run.parts,
+            failed=[bool(r.get("is_error")) for r in run.results],
+            saved=run.files,
+        )

@@ -24,6 +24,7 @@ import anyio
 
 from tests.hosts import needs
 from tests.hosts.claude_code import serve
+from tests.hosts.drivers import Seen, Target, Transport
 from tests.hosts.scripts import Part, Script
 
 VERSION = "2.68.0"
@@ -124,3 +125,36 @@ def run_agent(target: Any, script: Script, *, timeout: float = 60) -> AgentRun:
 
     anyio.run(main)
     return AgentRun(offered[0], final[0])
+
+
+# --- the matrix's driver (drivers.py) -----------------------------------------------------------
+
+
+class PydanticAi:
+    """pydantic-ai's agent with MCPToolset as a `drivers.Driver`."""
+
+    key = "pydantic-ai"
+    transports: tuple[Transport, ...] = ("stdio",)
+
+    def problem(self) -> str | None:
+        return pydantic_ai_problem()
+
+    def tool_name(self, server: str, tool: str) -> str:
+        return tool
+
+    def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
+        from fastmcp.client.transports import StdioTransport
+
+        transport: Any = (
+            target.url
+            if target.url
+            else StdioTransport(target.argv[0], list(target.argv[1:]), env=dict(target.env) or None)
+        )
+        run = run_agent(transport, script, timeout=timeout)
+        from pydantic_ai.messages import RetryPromptPart
+
+        return Seen(
+            offered=run.tools,
+            results=run.parts,
+            failed=[isinstance(r, RetryPromptPart) for r in run.returns],
+        )
