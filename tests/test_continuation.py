@@ -162,7 +162,7 @@ async def test_the_last_part_names_no_further_call() -> None:
 
 async def test_the_hosts_limit_sizes_the_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     def known(profile: Any, cell: str) -> Any:
-        assert cell == "limit_chars"
+        assert cell == "limit"
         return 10_000
 
     monkeypatch.setattr(continuation_module, "known", known)

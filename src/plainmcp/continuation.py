@@ -30,11 +30,12 @@ import orjson
 from plainmcp import agreement, mime
 from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, Text
 from plainmcp.context import Context
+from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import known, profile_for
 from plainmcp.options import PayloadLimits
 from plainmcp.results import ToolError, ToolResult, json_text
 from plainmcp.store import blob_uri
-from plainmcp.truncate import TEXT_BOUNDARIES, cut_point
+from plainmcp.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.request_state import StateSigner
 
@@ -143,7 +144,9 @@ async def _read(server: Server, ctx: Context, ref: str) -> ToolResult:
         from plainmcp.guards import duration
 
         raise ToolError(EXPIRED_REF.format(ttl=duration(limits.ttl)))
-    host = known(profile_for(ctx.client_info), "limit_chars")
+    profile = profile_for(ctx.client_info)
+    host = budget.room(profile)
+    unit: Unit = known(profile, "limit_unit") if host is not None else "characters"
     if path is not None:
         value = orjson.loads(blob.data)
         items = value if path == "" else value[path]
@@ -152,7 +155,7 @@ async def _read(server: Server, ctx: Context, ref: str) -> ToolResult:
         return _items(follow, key, at, path, items, cap, server)
     if mime.is_text(blob.mime_type):
         cap = _cap(limits.text_block, limits.text_result, host)
-        return _text(follow, key, at, blob.data.decode("utf-8"), cap)
+        return _text(follow, key, at, blob.data.decode("utf-8"), cap, unit)
     return _binary(key, blob.data, blob.mime_type, limits)
 
 
@@ -172,7 +175,10 @@ def _cap(*caps: int | None) -> int | None:
     return min(given) if given else None
 
 
-def _text(follow: Follow, key: str, at: int, text: str, cap: int | None) -> ToolResult:
+def _text(
+    follow: Follow, key: str, at: int, text: str, cap: int | None, unit: Unit = "characters"
+) -> ToolResult:
+    """The part from character `at`, it and its marker within `cap` of `unit`."""
     total = len(text)
 
     def marker(start: int, end: int, ref: str) -> str:
@@ -184,8 +190,9 @@ def _text(follow: Follow, key: str, at: int, text: str, cap: int | None) -> Tool
     end = total
     if cap is not None:
         longest = marker(total, total, follow.ref(key, total))
-        room = max(cap - len(longest), 1)
-        end = at + cut_point(text[at : at + room + 2], room, TEXT_BOUNDARIES)
+        room = max(cap - size(longest, unit), 1)
+        chars = max(fitting(text[at : at + room], room, unit), 1)
+        end = at + cut_point(text[at : at + chars + 2], chars, TEXT_BOUNDARIES)
     part = text[at:end]
     partial: dict[str, Any] = {"from": at, "sent": len(part), "total": total}
     if end >= total:

@@ -24,7 +24,7 @@ from plainmcp.item_cuts import ItemCut, cut_items
 from plainmcp.options import PayloadLimits
 from plainmcp.schema import OutputMismatch
 from plainmcp.store import BlobStore, blob_key, blob_uri
-from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut
+from plainmcp.truncate import JSON_BOUNDARIES, PLAIN, TEXT_BOUNDARIES, Counting, cut, size
 
 if TYPE_CHECKING:
     from plainmcp.continuation import Follow
@@ -42,6 +42,10 @@ RESERVE = 500
 """Text characters kept free, while later text blocks exist, for the marker that lists the ones
 left out, so the marker itself stays within the per-result ceiling."""
 
+SHARED_RESERVE = 1000
+"""Where a host shows the structured value as text beside the tool's text (Counting.shared):
+room kept for the markers and links a cut adds."""
+
 ASK_LESS = "The rest was not sent; ask for less, e.g. a narrower query or the next page"
 
 
@@ -53,6 +57,7 @@ async def guard(
     structured_required: bool = False,
     output: OutputSpec | None = None,
     follow: Follow | None = None,
+    counting: Counting = PLAIN,
 ) -> CallResult:
     """`result` within `limits`; the same object when it already fits (the common case).
 
@@ -62,48 +67,57 @@ async def guard(
     structuredContent must be an error; a value that cannot be cut then makes the result isError
     (with a preview and a link to the full JSON), as clients reject a successful result that
     lacks it. `follow`: the continuation, named in every marker while the rest is stored.
+    `counting`: how the host counts (budget.counting); the server's own limits count characters.
     """
-    if fits(result, limits):
+    if fits(result, limits, counting):
         return result
     required = structured_required or output is not None
-    return await _Guard(limits, store, follow).apply(result, required, output)
+    return await _Guard(limits, store, follow, counting).apply(result, required, output)
 
 
-def fits(result: CallResult, limits: PayloadLimits) -> bool:
+def fits(result: CallResult, limits: PayloadLimits, counting: Counting = PLAIN) -> bool:
     """One pass over the sizes, no copies: True when no limit is reached."""
     structured = result.structured_json
-    # Bytes >= characters, so a longer byte string only means a closer look.
+    unit = counting.unit
+    # Bytes >= every unit, so a longer byte string only means a closer look.
     if (
         structured is not None
         and limits.structured is not None
         and len(structured) > limits.structured
+        and size(structured.decode(), unit) > limits.structured
     ):
         return False
     text_block = limits.text_block or _NO_LIMIT
     text_left = limits.text_result or _NO_LIMIT
+    if counting.shared and structured is not None:
+        text_left -= size(structured.decode(), unit)
     binary_block = limits.binary_block if limits.binary_block is not None else _NO_LIMIT
     binary_left = limits.binary_result if limits.binary_result is not None else _NO_LIMIT
     for block in result.content:
         if isinstance(block, Text) or (
             isinstance(block, EmbeddedResource) and block.text is not None
         ):
-            size = len(block.text or "")
-            if size > text_block or size > text_left:
+            length = size(block.text or "", unit)
+            if length > text_block or length > text_left:
                 return False
-            text_left -= size
+            text_left -= length
         elif isinstance(block, Image | Audio | EmbeddedResource):
-            size = len(block.data if isinstance(block, Image | Audio) else block.blob or b"")
-            if size > binary_block or size > binary_left:
+            length = len(block.data if isinstance(block, Image | Audio) else block.blob or b"")
+            if length > binary_block or length > binary_left:
                 return False
-            binary_left -= size
+            binary_left -= length
     return True
 
 
 class _Guard:
     """The slow path: one result that reaches a limit."""
 
-    def __init__(self, limits: PayloadLimits, store: BlobStore, follow: Follow | None) -> None:
+    def __init__(
+        self, limits: PayloadLimits, store: BlobStore, follow: Follow | None, counting: Counting
+    ) -> None:
         self.limits = limits
+        self.unit = counting.unit
+        self.shared = counting.shared
         self.store = store
         self.follow = follow if limits.offload else None
         self.kept_for = duration(limits.ttl)
@@ -144,9 +158,11 @@ class _Guard:
         meta = result.meta
         lifted = result.lifted
         limit = self.limits.structured
+        if self.shared and structured is not None and self.limits.text_result is not None:
+            limit = self._shared_limit(content, limit)
         if structured is not None and limit is not None and len(structured) > limit:
             text = structured.decode()
-            if len(text) > limit:
+            if size(text, self.unit) > limit:
                 items = None if is_error else _valid_cut(structured, limit, output)
                 if items is not None:
                     cut, partial = await self._items(items, structured, limit)
@@ -159,7 +175,10 @@ class _Guard:
                     content = await self._structured(text, structured, limit, content, lifted)
                     structured = None
                     is_error = is_error or structured_required
-        content = await self._content(content)
+        taken = 0
+        if self.shared and structured is not None:
+            taken = size(structured.decode(), self.unit)
+        content = await self._content(content, taken)
         if content is result.content and structured is result.structured_json:
             return result
         return dataclasses.replace(
@@ -170,6 +189,15 @@ class _Guard:
             meta=meta,
             lifted=lifted and structured is not None,
         )
+
+    def _shared_limit(self, content: tuple[ContentBlock, ...], limit: int | None) -> int:
+        """The structured value's room where it shares the text's budget: what the content's
+        text leaves, but never less than half of it (the text is then cut to the rest)."""
+        assert self.limits.text_result is not None
+        whole = self.limits.text_result
+        text = sum(size(b.text, self.unit) for b in content if isinstance(b, Text))
+        room = max(whole - text - SHARED_RESERVE, whole // 2)
+        return room if limit is None else min(limit, room)
 
     async def _items(
         self, items: ItemCut, raw: bytes, limit: int
@@ -253,21 +281,25 @@ class _Guard:
 
         caps = (self.limits.text_block, self.limits.text_result, limit)
         cap = min(c for c in caps if c is not None)
-        return (Text(cut(text, cap, marker, JSON_BOUNDARIES)), *content, *link)
+        return (Text(cut(text, cap, marker, JSON_BOUNDARIES, self.unit)), *content, *link)
 
     # --- content blocks ----------------------------------------------------------------
 
-    async def _content(self, blocks: tuple[ContentBlock, ...]) -> tuple[ContentBlock, ...]:
+    async def _content(
+        self, blocks: tuple[ContentBlock, ...], taken: int = 0
+    ) -> tuple[ContentBlock, ...]:
+        """The blocks within the limits; `taken`: text budget the structured value uses."""
         limits = self.limits
+        unit = self.unit
         text_block = limits.text_block or _NO_LIMIT
-        text_left = limits.text_result or _NO_LIMIT
+        text_left = (limits.text_result or _NO_LIMIT) - taken
         binary_block = limits.binary_block if limits.binary_block is not None else _NO_LIMIT
         binary_left = limits.binary_result if limits.binary_result is not None else _NO_LIMIT
         # Text still to come after each block, for the reserve.
         later = [0] * len(blocks)
         for i in range(len(blocks) - 2, -1, -1):
             after = blocks[i + 1]
-            later[i] = later[i + 1] + (len(after.text) if isinstance(after, Text) else 0)
+            later[i] = later[i + 1] + (size(after.text, unit) if isinstance(after, Text) else 0)
 
         out: list[ContentBlock] = []
         dropped: list[str] = []
@@ -279,12 +311,12 @@ class _Guard:
                 if omitted_at >= 0:
                     dropped.append(block.text)
                     continue
-                size = len(block.text)
+                length = size(block.text, unit)
                 reserve = min(RESERVE, later[i]) if limits.text_result is not None else 0
                 cap = min(text_block, text_left - reserve)
-                if size <= cap:
+                if length <= cap:
                     out.append(block)
-                    text_left -= size
+                    text_left -= length
                     continue
                 changed = True
                 if cap < MIN_CUT:  # the result's text is used up: this and later text go
@@ -293,29 +325,29 @@ class _Guard:
                     continue
                 cut = await self._cut_block(block, position, cap)
                 out.extend(cut)
-                text_left -= len(cut[0].text) if isinstance(cut[0], Text) else 0
+                text_left -= size(cut[0].text, unit) if isinstance(cut[0], Text) else 0
             elif isinstance(block, EmbeddedResource) and block.text is not None:
-                size = len(block.text)
+                length = size(block.text, unit)
                 reserve = min(RESERVE, later[i]) if limits.text_result is not None else 0
                 cap = min(text_block, text_left - reserve)
-                if size <= cap:
+                if length <= cap:
                     out.append(block)
-                    text_left -= size
+                    text_left -= length
                     continue
                 changed = True
                 replacement = await self._embedded_text(block, position, cap)
                 out.append(replacement)
                 if isinstance(replacement, Text):
-                    text_left = max(0, text_left - len(replacement.text))
+                    text_left = max(0, text_left - size(replacement.text, unit))
             elif isinstance(block, Image | Audio | EmbeddedResource):
                 data = block.data if isinstance(block, Image | Audio) else block.blob or b""
-                size = len(data)
-                if size <= binary_block and size <= binary_left:
+                length = len(data)
+                if length <= binary_block and length <= binary_left:
                     out.append(block)
-                    binary_left -= size
+                    binary_left -= length
                     continue
                 changed = True
-                if size > binary_block:
+                if length > binary_block:
                     assert limits.binary_block is not None
                     limit, scope = limits.binary_block, ""
                 else:
@@ -351,7 +383,7 @@ class _Guard:
 
         out: list[ContentBlock] = [
             Text(
-                cut(text, cap, marker, TEXT_BOUNDARIES),
+                cut(text, cap, marker, TEXT_BOUNDARIES, self.unit),
                 annotations=block.annotations,
                 meta=block.meta,
             )

@@ -250,7 +250,7 @@ STRICT = GENERIC._replace(
     reads=Cell("structured", "this test"),
     error_blocks=Cell("first", "this test"),
     images=Cell("dropped", "this test"),
-    limit_chars=Cell(2500, "this test"),
+    limit=Cell(2500, "this test"),
     reads_resources=Cell(False, "this test"),
 )
 

@@ -26,7 +26,7 @@ CELLS = (
     "audio",
     "embedded",
     "links",
-    "limit_chars",
+    "limit",
     "limit_raise",
     "max_result_size_meta",
     "reads_resources",
@@ -101,11 +101,11 @@ def test_every_cell_names_its_source(profile: HostProfile) -> None:
 
 
 def test_unknown_cells_take_the_generic_value() -> None:
-    assert CLAUDE_CODE.limit_chars.value == 50_000
-    assert known(CLAUDE_CODE, "limit_chars") == 50_000
+    assert CLAUDE_CODE.limit.value == 50_000
+    assert known(CLAUDE_CODE, "limit") == 50_000
     assert SDK_DEFAULT.audio.value is None
     assert known(SDK_DEFAULT, "audio") == "shown"
-    assert known(GENERIC, "limit_chars") is None
+    assert known(GENERIC, "limit") is None
 
 
 def test_the_generated_page_cites_each_cell() -> None:

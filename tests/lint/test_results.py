@@ -27,7 +27,7 @@ def text(value: str) -> dict[str, Any]:
 
 def test_over_the_limit_states_characters_and_the_token_estimate() -> None:
     result = {"content": [text("x" * 1001)], "isError": False}
-    strict = host(limit_chars=1000, limit_raise="MAX_OUTPUT=20000")
+    strict = host(limit=1000, limit_raise="MAX_OUTPUT=20000")
     assert result_problems(result, strict, SUBJECT) == [
         problem(
             "over-limit",

@@ -10,9 +10,10 @@ import anyio
 
 from plainmcp import continuation, scopes
 from plainmcp.guards import fits, guard
-from plainmcp.hosts import adapt
+from plainmcp.hosts import adapt, budget
 from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
 from plainmcp.tools import call_tool
+from plainmcp.truncate import PLAIN
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
@@ -69,10 +70,11 @@ def tool_list(
             adapt.advertised_limit(profile, t.limits or server.payload_limits)
             for t in listed(server)
         ]
+        one_part = adapt.shows_one_part(profile)
         for_host = (
             rendered
-            if all(n is None for n in sizes)
-            else adapt.tool_definitions(rendered, sizes, "_meta" in rev.tool_fields)
+            if all(n is None for n in sizes) and not one_part
+            else adapt.tool_definitions(rendered, sizes, "_meta" in rev.tool_fields, one_part)
         )
         server._tool_pages[host_key] = for_host
     return for_host
@@ -126,7 +128,7 @@ def rendered(
     profile = profile_for(ex.client_info)
     if profile is GENERIC:
         return out
-    return adapt.call_result(out, outcome, profile, schema)
+    return adapt.call_result(out, outcome, profile, ex.revision.structured)
 
 
 def find(server: Server, name: str) -> Tool:
@@ -167,12 +169,19 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
         async with _slots(server):
             outcome = await once()
     limits = tool.limits or server.payload_limits
-    if not fits(outcome, limits):
+    profile = profile_for(ex.client_info)
+    counting = PLAIN
+    if profile is not GENERIC:
+        # Within what the host takes too, counted as it counts (hosts/budget.py).
+        limits, counting = budget.limits_for(limits, profile), budget.counting(profile)
+    if not fits(outcome, limits, counting):
         from plainmcp.blob_owner import owned  # the slow path: not at start-up
 
         # What is stored is the caller's, behind the tool's scopes (blob_owner.py).
         store = owned(server.blob_store, server.state_signer, ex.principal, tool.scopes)
-        outcome = await guard(outcome, limits, store, output=tool.output, follow=server.follow)
+        outcome = await guard(
+            outcome, limits, store, output=tool.output, follow=server.follow, counting=counting
+        )
     return outcome
 
 

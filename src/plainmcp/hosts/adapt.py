@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 
-from plainmcp.continuation import SENTENCE
-from plainmcp.hosts.profiles import HostProfile, known
+from plainmcp.hosts.profiles import GENERIC, HostProfile, known
 from plainmcp.options import PayloadLimits
 from plainmcp.results import CallResult
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
+from plainmcp.wire.revisions import StructuredShape
 
 MAX_RESULT_SIZE = "anthropic/maxResultSizeChars"
 MAX_RESULT_SIZE_CEILING = 500_000
@@ -30,19 +29,22 @@ def call_result(
     out: dict[str, Any],
     result: CallResult,
     profile: HostProfile,
-    output_schema: Mapping[str, Any] | None,
+    structured: StructuredShape = "object",
 ) -> dict[str, Any]:
-    """`out` (a rendered CallToolResult) as `profile`'s host should get it; `out` is changed."""
-    if known(profile, "reads") == "structured":
-        if output_schema is None:
-            _content_over_structured(out, result)
-        if "structuredContent" in out:
-            _continuation_in_links(out)
+    """`out` (a rendered CallToolResult) as `profile`'s host should get it; `out` is changed.
+    `structured`: which structuredContent values the request's revision carries."""
+    reads = known(profile, "reads")
+    if "structuredContent" in out and result.structured_json is not None:
+        _value_as_content(out, orjson.loads(result.structured_json), reads)
+    elif known(profile, "json_text_parsed") and structured != "none":
+        _json_text_as_object(out, structured)
     if out.get("isError") and known(profile, "error_blocks") == "first":
         _merge_text(out)
-    images, audio = known(profile, "images"), known(profile, "audio")
-    if images in _UNSEEN or audio in _UNSEEN:
-        _describe_media(out, {"image": images, "audio": audio})
+    carried = {kind: known(profile, cell) for kind, cell in _CARRIED.items()}
+    if any(carried[k] in _UNSEEN for k in ("image", "audio", "resource_link")) or (
+        carried["resource"] == "bare"
+    ):
+        _describe_unseen(out, carried)
     if known(profile, "text_join") == "run together":
         _merge_text(out)
     if out.get("isError") and not known(profile, "error_marked"):
@@ -51,50 +53,57 @@ def call_result(
 
 
 _UNSEEN = frozenset({"dropped", "refused"})
+_CARRIED = {"image": "images", "audio": "audio", "resource_link": "links", "resource": "embedded"}
 
 
-def _content_over_structured(out: dict[str, Any], result: CallResult) -> None:
-    """For a host that shows only structuredContent: where the text says more than the value
-    and no schema requires the value, leave it out so the host shows the content; and make sure
-    the content carries the value too."""
-    if "structuredContent" not in out or result.structured_json is None:
-        return
-    value = orjson.loads(result.structured_json)
-    texts = [b["text"] for b in out["content"] if b.get("type") == "text"]
-    if texts == [STRUCTURED_ELSEWHERE]:
-        return  # no text of its own: the value is the whole result
-    mirrors = [t for t in texts if _is_json_of(t, value)]
-    if mirrors and len(out["content"]) == 1:
-        return  # the text is only the value's JSON: nothing is lost either way
-    del out["structuredContent"]
-    if not mirrors:
-        mirror = orjson.dumps(value).decode()
-        out["content"] = [
-            b
-            for b in out["content"]
-            if not (b.get("type") == "text" and b["text"] == STRUCTURED_ELSEWHERE)
-        ] + [{"type": "text", "text": mirror}]
+def shows_one_part(profile: HostProfile) -> bool:
+    """The host shows only the structured value when there is one (or both in one text): such a
+    host is listed every tool without its output schema, and sent the tool's text and the
+    value's JSON in `content` (structuredContent, then optional, left out), so the model gets
+    both within one budget."""
+    return profile is not GENERIC and known(profile, "reads") in ("structured", "both")
 
 
-_SENTENCE = re.compile(SENTENCE)
-
-
-def _continuation_in_links(out: dict[str, Any]) -> None:
-    """For a host that shows only structuredContent, where it must stay (an output schema):
-    the markers in the text never reach the model, so the continuation sentence of each goes
-    into the description of the link that follows it, which such a host shows as text
-    (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`)."""
-    sentence: str | None = None
+def _value_as_content(out: dict[str, Any], value: Any, reads: str) -> None:
+    """Make sure `content` carries the value's JSON; for a host that does not show `content`
+    beside structuredContent, leave structuredContent out unless `content` is exactly that JSON
+    (then the model gets the same either way and the result stays what the spec describes)."""
     blocks = out["content"]
-    for index, block in enumerate(blocks):
-        if block.get("type") == "text":
-            found = _SENTENCE.search(block["text"])
-            sentence = found.group(0) if found else sentence
-        elif block.get("type") == "resource_link" and sentence is not None:
-            said = block.get("description", "")
-            told = f"For the rest, {sentence}"
-            blocks[index] = {**block, "description": f"{said} {told}" if said else told}
-            sentence = None
+    mirror = {"type": "text", "text": orjson.dumps(value).decode()}
+    texts = [i for i, b in enumerate(blocks) if b.get("type") == "text"]
+    elsewhere = [i for i in texts if blocks[i]["text"] == STRUCTURED_ELSEWHERE]
+    if elsewhere:
+        blocks[elsewhere[0]] = mirror
+    elif not any(_is_json_of(blocks[i]["text"], value) for i in texts):
+        blocks.append(mirror)
+    if reads == "content":
+        return
+    if reads == "structured" and len(blocks) == 1:
+        return
+    del out["structuredContent"]
+
+
+def _json_text_as_object(out: dict[str, Any], structured: StructuredShape) -> None:
+    """For a host that parses a first text block of JSON into the structured value and fails the
+    call when that is not an object (Gemini CLI): send that value as structuredContent, wrapped
+    the way the revision carries a value that is not an object."""
+    blocks = out["content"]
+    if not blocks or blocks[0].get("type") != "text":
+        return
+    text = blocks[0]["text"]
+    if text.lstrip()[:1] not in _JSON_STARTS:
+        return
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return
+    if isinstance(value, dict):
+        return
+    out["structuredContent"] = {"result": value} if structured == "object" else value
+
+
+_JSON_STARTS = frozenset('["-0123456789tfn')
+"""How a JSON text that is not an object can start (after white space)."""
 
 
 def _is_json_of(text: str, value: Any) -> bool:
@@ -131,24 +140,34 @@ def _mark_error(out: dict[str, Any]) -> None:
     out["content"] = [{"type": "text", "text": NO_TEXT_ERROR}, *blocks]
 
 
-def _describe_media(out: dict[str, Any], carried: Mapping[str, str]) -> None:
-    """A text line describing each image or audio block the host does not hand on: after the
-    block where the host drops it, instead of it where the host fails the call on it."""
+def _describe_unseen(out: dict[str, Any], carried: Mapping[str, str]) -> None:
+    """A text line for each block the host does not hand on: after the block where the host
+    drops it (or, for an embedded resource, drops its URI), instead of it where the host fails
+    the call on it."""
     blocks: list[dict[str, Any]] = []
     for b in out["content"]:
-        what = carried.get(b.get("type", ""))
-        if what not in _UNSEEN:
+        kind = b.get("type", "")
+        what = carried.get(kind)
+        if what not in _UNSEEN and not (kind == "resource" and what == "bare"):
             blocks.append(b)
             continue
-        if what == "dropped":
+        if what != "refused":
             blocks.append(b)
         blocks.append({"type": "text", "text": describe(b)})
     out["content"] = blocks
 
 
 def describe(block: Mapping[str, Any]) -> str:
-    """One line naming what an image or audio block holds, for a model that cannot see it."""
+    """One line naming what a block holds, for a model that cannot see it (or its URI)."""
     kind = block.get("type", "media")
+    if kind == "resource_link":
+        name = block.get("title") or block.get("name", "")
+        about = f": {block['description']}" if block.get("description") else ""
+        return f"[Resource link {name}: {block.get('uri', '')}{about}]"
+    if kind == "resource":
+        resource = block.get("resource", {})
+        mime = f" ({resource['mimeType']})" if resource.get("mimeType") else ""
+        return f"[The embedded resource above is {resource.get('uri', '')}{mime}.]"
     mime = block.get("mimeType", "unknown type")
     try:
         size = f"{len(base64.b64decode(block.get('data', ''), validate=True)):,} bytes"
@@ -174,25 +193,30 @@ def advertised_limit(profile: HostProfile, limits: PayloadLimits) -> int | None:
     if not sizes:
         return None
     limit = min(max(sizes), MAX_RESULT_SIZE_CEILING)
-    own = known(profile, "limit_chars")
+    own = known(profile, "limit")
     if own is not None and limit <= own:
         return None
     return limit
 
 
 def tool_definitions(
-    rendered: list[dict[str, Any]], limits: Sequence[int | None], meta_allowed: bool
+    rendered: list[dict[str, Any]],
+    limits: Sequence[int | None],
+    meta_allowed: bool,
+    one_part: bool = False,
 ) -> list[dict[str, Any]]:
     """Copies of rendered tool definitions that advertise each tool's limit (None: none) in
-    `_meta` (where the revision has `_meta` on tools)."""
-    if not meta_allowed:
-        return rendered
+    `_meta` (where the revision has `_meta` on tools), and, for a host that shows one part of a
+    result (`shows_one_part`), leave out the output schema."""
     out = []
     for tool, limit in zip(rendered, limits, strict=True):
-        if limit is None:
+        if (limit is None or not meta_allowed) and not (one_part and "outputSchema" in tool):
             out.append(tool)
             continue
         copy = dict(tool)
-        copy["_meta"] = {**tool.get("_meta", {}), MAX_RESULT_SIZE: limit}
+        if limit is not None and meta_allowed:
+            copy["_meta"] = {**tool.get("_meta", {}), MAX_RESULT_SIZE: limit}
+        if one_part:
+            copy.pop("outputSchema", None)
         out.append(copy)
     return out

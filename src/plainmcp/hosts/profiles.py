@@ -15,15 +15,18 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
+from plainmcp.truncate import Unit
+
 T = TypeVar("T")
 
 Reads = Literal["content", "structured", "both"]
 """For a result with both `content` and `structuredContent`: what reaches the model."""
 ErrorBlocks = Literal["first", "all"]
 """For an isError result with several content blocks: which reach the model."""
-Carried = Literal["shown", "text", "file", "dropped", "refused"]
-"""What becomes of a block kind: handed on as is, turned into a text line, saved to a file the
-model is told about, dropped, or refused (the client fails the whole call on it)."""
+Carried = Literal["shown", "text", "bare", "file", "dropped", "refused"]
+"""What becomes of a block kind: handed on as is, turned into text, turned into its bare text
+(an embedded resource without its URI), saved to a file the model is told about, dropped, or
+refused (the client fails the whole call on it)."""
 TextJoin = Literal["apart", "run together"]
 """The text blocks of one result: kept apart (a list, or a separator between them), or run
 together into one string with nothing between them."""
@@ -54,8 +57,9 @@ class HostProfile(NamedTuple):
     audio: Cell[Carried]
     embedded: Cell[Carried]
     links: Cell[Carried]
-    limit_chars: Cell[int]
-    """Characters of one result over which the host stops handing the whole of it inline."""
+    limit: Cell[int]
+    """The size of one result (in `limit_unit`) over which the host stops handing the whole of
+    it inline."""
     limit_raise: Cell[str]
     """How a user raises that limit."""
     max_result_size_meta: Cell[bool]
@@ -65,6 +69,11 @@ class HostProfile(NamedTuple):
     text_join: Cell[TextJoin] = UNKNOWN
     error_marked: Cell[bool] = UNKNOWN
     """The model is told an isError result is a failure (not given its blocks as a success's)."""
+    limit_unit: Cell[Unit] = UNKNOWN
+    """What `limit` counts."""
+    json_text_parsed: Cell[bool] = UNKNOWN
+    """Without structuredContent, the host parses a first text block that is JSON as the
+    structured value, and fails the call when that is not an object."""
     verified: str = ""
     """The client versions (or source revision) the cells were read at."""
 
@@ -79,12 +88,14 @@ GENERIC = HostProfile(
     audio=Cell("shown", "the spec"),
     embedded=Cell("shown", "the spec"),
     links=Cell("shown", "the spec"),
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, "an Anthropic extension"),
     reads_resources=UNKNOWN,
     text_join=Cell("apart", "the spec: content is a list of blocks"),
     error_marked=Cell(True, "the spec: isError tells the client the call failed"),
+    limit_unit=Cell("characters", "plainmcp's own PayloadLimits"),
+    json_text_parsed=Cell(False, "the spec: a text block is text"),
 )
 """What plainmcp assumes of a client it does not know: the spec's reading, and no size limit
 beyond the server's own PayloadLimits."""
@@ -115,7 +126,7 @@ CLAUDE_CODE = HostProfile(
     audio=Cell("file", _CC_TEST),
     embedded=Cell("text", _CC_TEST),
     links=Cell("text", f"{_CC_TEST}; dropped before, anthropics/claude-code#53453"),
-    limit_chars=Cell(50_000, f"{_CC_TEST}; anthropics/claude-code#42869; {_CC_DOCS}"),
+    limit=Cell(50_000, f"{_CC_TEST}; anthropics/claude-code#42869; {_CC_DOCS}"),
     limit_raise=Cell(
         "MAX_MCP_OUTPUT_TOKENS (default 25,000 tokens); per tool, the server's"
         ' _meta["anthropic/maxResultSizeChars"] (up to 500,000)',
@@ -123,6 +134,7 @@ CLAUDE_CODE = HostProfile(
     ),
     max_result_size_meta=Cell(True, f"{_CC_TEST}; anthropics/claude-code#42869, #78478"),
     reads_resources=Cell(True, f"{_CC_TEST} (ReadMcpResourceTool when the server has resources)"),
+    limit_unit=Cell("characters", f"{_CC_TEST}: 50,000 characters of 2- and 3-byte letters"),
     verified=f"2.1.328 (clientInfo name from {_CC_BIN})",
 )
 
@@ -136,7 +148,7 @@ CLAUDE_DESKTOP = HostProfile(
     audio=UNKNOWN,
     embedded=UNKNOWN,
     links=UNKNOWN,
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, "anthropics/claude-code#78478 (its code agent drops it)"),
     reads_resources=UNKNOWN,
@@ -153,7 +165,7 @@ CURSOR = HostProfile(
     audio=UNKNOWN,
     embedded=UNKNOWN,
     links=UNKNOWN,
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(True, "https://cursor.com/docs/mcp (resources supported)"),
@@ -170,7 +182,7 @@ VSCODE = HostProfile(
     audio=UNKNOWN,
     embedded=UNKNOWN,
     links=UNKNOWN,
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=UNKNOWN,
@@ -189,18 +201,22 @@ COPILOT_CLI = HostProfile(
     error_blocks=Cell("all", f"{_CP_TEST}: every text block, after `MCP server 'NAME': `"),
     images=Cell("dropped", f"{_CP_TEST}: an empty string; github/copilot-cli#4536 (1.0.80)"),
     audio=Cell("dropped", f"{_CP_TEST}: an empty string"),
-    embedded=Cell("text", f"{_CP_TEST}: only the resource's text, the URI is lost"),
+    embedded=Cell("bare", f"{_CP_TEST}: only the resource's text, the URI is lost"),
     links=Cell("dropped", f"{_CP_TEST}: an empty string"),
-    limit_chars=Cell(
+    limit=Cell(
         20_480,
-        f"{_CP_TEST}: a longer output is saved to a file; the model gets its path and the"
-        " first 500 characters",
+        f"{_CP_TEST}: a longer output is saved to a file; the model gets its path and a"
+        " 500-character preview, without the marker",
     ),
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, f"{_CP_TEST}: a tool asking for 500,000 is saved the same"),
     reads_resources=Cell(False, f"{_CP_TEST}: no resource tool is offered to the model"),
     text_join=Cell("run together", f"{_CP_TEST}: the texts of the blocks with nothing between"),
-    error_marked=Cell(True, f"{_CP_TEST}: `MCP server 'NAME': ` before the blocks"),
+    error_marked=Cell(
+        False,
+        f"{_CP_TEST}: `MCP server 'NAME': ` before the blocks, as before a success's",
+    ),
+    limit_unit=Cell("bytes", f"{_CP_TEST}: 20,480 bytes of 2-byte letters are saved to a file"),
     verified=(
         "1.0.102 (clientInfo copilot-cli, revision 2026-07-28); earlier versions sent"
         " github-copilot-developer (github/copilot-cli#1268)"
@@ -214,13 +230,25 @@ GEMINI_CLI = HostProfile(
     reads=Cell("content", f"{_GM_TEST}: the text, with or without an output schema"),
     error_blocks=Cell("all", f"{_GM_TEST}: the blocks as JSON in the error"),
     images=Cell("shown", f"{_GM_TEST}: inline data beside a text line"),
-    audio=UNKNOWN,
-    embedded=UNKNOWN,
+    audio=Cell("dropped", f"{_GM_TEST}: stripped from the parts the model gets"),
+    embedded=Cell("bare", f"{_GM_TEST}: only the resource's text, the URI is lost"),
     links=Cell("text", f"{_GM_TEST}: `Resource Link: TITLE at URI`"),
-    limit_chars=UNKNOWN,
+    limit=Cell(40_000, f"{_GM_TEST}: a longer text is cut in the middle"),
     limit_raise=UNKNOWN,
-    max_result_size_meta=UNKNOWN,
-    reads_resources=Cell(True, f"{_GM_TEST}: read_mcp_resource is offered"),
+    max_result_size_meta=Cell(False, f"{_GM_TEST}: a tool asking for 500,000 is cut the same"),
+    reads_resources=Cell(
+        False,
+        f"{_GM_TEST}: read_mcp_resource reads only resources the server lists"
+        " (`Resource not found` for a result's links)",
+    ),
+    text_join=Cell("apart", f"{_GM_TEST}: one part per block"),
+    error_marked=Cell(True, f"{_GM_TEST}: the call is reported as an error"),
+    limit_unit=Cell("UTF-16 units", f"{_GM_TEST}: JavaScript string lengths"),
+    json_text_parsed=Cell(
+        True,
+        f"{_GM_TEST}; fixStructuredContent in @google/gemini-cli 0.61.0 parses the first text"
+        " block into structuredContent, which must be an object",
+    ),
     verified="0.61.0 (clientInfo gemini-cli-mcp-client, revision 2025-06-18)",
 )
 
@@ -234,7 +262,7 @@ CODEX_CLI = HostProfile(
     audio=Cell("dropped", f"{_CX_TEST}: a line saying the model takes no audio"),
     embedded=Cell("text", f"{_CX_TEST}: the block as JSON text"),
     links=Cell("text", f"{_CX_TEST}: the block as JSON text"),
-    limit_chars=Cell(
+    limit=Cell(
         11_964,
         f"{_CX_TEST}: the middle of a longer text is cut, for a model outside Codex's catalog"
         " (a catalog model's truncation_policy sets its own)",
@@ -247,6 +275,7 @@ CODEX_CLI = HostProfile(
     reads_resources=Cell(True, f"{_CX_TEST}: read_mcp_resource is offered"),
     text_join=Cell("apart", f"{_CX_TEST}: one input_text per block"),
     error_marked=Cell(False, f"{_CX_TEST}: the blocks, as for a success"),
+    limit_unit=Cell("bytes", f"{_CX_TEST}: 12,057 bytes of 11,784 characters were cut"),
     verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
 )
 
@@ -260,7 +289,7 @@ PYTHON_SDK = HostProfile(
     audio=Cell("shown", _SDK),
     embedded=Cell("shown", _SDK),
     links=Cell("shown", _SDK),
-    limit_chars=Cell(None, "no limit in the SDK"),
+    limit=Cell(None, "no limit in the SDK"),
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, _SDK),
     reads_resources=Cell(True, f"{_SDK} (read_resource, for the application)"),
@@ -277,10 +306,11 @@ OPENAI_AGENTS = HostProfile(
     audio=Cell("text", f"{_AGENTS}: the block as JSON text"),
     embedded=Cell("text", f"{_AGENTS}: the block as JSON text"),
     links=Cell("text", f"{_AGENTS}: the block as JSON text"),
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_AGENTS}: only tools become model tools"),
+    error_marked=Cell(False, f"{_AGENTS}: an isError result is handed on as its text"),
     verified='src/agents/mcp/server.py opens ClientSession without client_info: sends "mcp"',
 )
 
@@ -292,9 +322,9 @@ PYDANTIC_AI = HostProfile(
     error_blocks=Cell("all", f"{_PA_TEST}: a retry with the texts as a JSON list"),
     images=Cell("shown", _PA_TEST),
     audio=Cell("shown", _PA_TEST),
-    embedded=Cell("text", f"{_PA_TEST}: only the text, the URI is lost"),
+    embedded=Cell("bare", f"{_PA_TEST}: only the text, the URI is lost"),
     links=Cell("text", f"{_PA_TEST}: only the URI, the name is lost"),
-    limit_chars=Cell(None, f"{_PA_TEST}: 150,000 characters arrive whole"),
+    limit=Cell(None, f"{_PA_TEST}: 150,000 characters arrive whole"),
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_PA_TEST}: no resource tool is offered to the model"),
@@ -311,7 +341,7 @@ LANGCHAIN = HostProfile(
     audio=Cell("refused", f"{_LANGCHAIN}: NotImplementedError for AudioContent"),
     embedded=Cell("shown", _LANGCHAIN),
     links=Cell("text", f"{_LANGCHAIN}: a file block with the URI"),
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_LANGCHAIN}: resources are loaded by the application"),
@@ -328,31 +358,55 @@ FASTMCP_CLIENT = HostProfile(
     audio=Cell("shown", _FASTMCP),
     embedded=Cell("shown", _FASTMCP),
     links=Cell("shown", _FASTMCP),
-    limit_chars=UNKNOWN,
+    limit=UNKNOWN,
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=UNKNOWN,
-    verified='client_info defaults to None: sends "mcp" (PrefectHQ/fastmcp#1367)',
+    verified='4.2.3: sends "fastmcp" (client_info defaults to its own name)',
 )
 
 SDK_DEFAULT = HostProfile(
     key="mcp",
-    title='Any client sending the Python SDK\'s default name "mcp", or FastMCP\'s "fastmcp"',
-    client_names=("mcp", "fastmcp"),
-    reads=Cell("structured", "pydantic-ai and FastMCP's client send it and read structuredContent"),
-    error_blocks=Cell("first", "FastMCP's client sends it and raises with the first block only"),
+    title='Any client sending the Python SDK\'s default name "mcp"',
+    client_names=("mcp",),
+    reads=Cell("content", "openai-agents and LangChain send it and show the content only"),
+    error_blocks=Cell("all", "every framework that sends it (rows below)"),
     images=Cell("shown", "every framework that sends it (rows below)"),
-    audio=UNKNOWN,
+    audio=Cell(
+        "refused",
+        "LangChain sends it and fails the whole call on an audio block: described instead",
+    ),
     embedded=UNKNOWN,
     links=UNKNOWN,
-    limit_chars=Cell(None, "none of the frameworks that send it has a limit"),
+    limit=Cell(None, "none of the frameworks that send it has a limit"),
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
-    reads_resources=UNKNOWN,
-    verified="the cautious union of the rows that send it: only lossless adaptations",
+    reads_resources=Cell(False, "neither openai-agents nor LangChain offers resources"),
+    error_marked=Cell(False, "openai-agents sends it and hands an isError result on unflagged"),
+    verified="the union of the rows that send it (the SDK's own ClientSession, openai-agents,"
+    " LangChain): what loses least across them",
 )
 """Several frameworks send the SDK's default name; the server cannot tell them apart, so this
-row takes, of their cells, the ones whose adaptation costs the others nothing."""
+row takes, of their cells, the adaptation that loses least across all of them."""
+
+FASTMCP_DEFAULT = HostProfile(
+    key="fastmcp",
+    title='Any client sending FastMCP\'s default name "fastmcp"',
+    client_names=("fastmcp",),
+    reads=Cell(
+        "structured", "FastMCP's client and pydantic-ai (through it) read structuredContent"
+    ),
+    error_blocks=Cell("first", "FastMCP's client raises with the first block only"),
+    images=Cell("shown", "every framework that sends it (rows below)"),
+    audio=Cell("shown", "every framework that sends it (rows below)"),
+    embedded=Cell("bare", "pydantic-ai sends it and shows only the resource's text"),
+    links=Cell("text", "pydantic-ai sends it and shows the URI"),
+    limit=Cell(None, "none of the frameworks that send it has a limit"),
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(False, f"{_PA_TEST}: no resource tool is offered to the model"),
+    verified="the union of the rows that send it (FastMCP's Client 4.2.3, pydantic-ai 2.68.0)",
+)
 
 
 PROFILES: tuple[HostProfile, ...] = (
@@ -364,6 +418,7 @@ PROFILES: tuple[HostProfile, ...] = (
     GEMINI_CLI,
     CODEX_CLI,
     SDK_DEFAULT,
+    FASTMCP_DEFAULT,
     PYTHON_SDK,
     OPENAI_AGENTS,
     PYDANTIC_AI,
@@ -408,12 +463,14 @@ _CELLS = (
     ("audio", "Audio"),
     ("embedded", "Embedded resources"),
     ("links", "Resource links"),
-    ("limit_chars", "Inline limit (characters)"),
+    ("limit", "Inline limit"),
+    ("limit_unit", "Counted in"),
     ("limit_raise", "Raising the limit"),
     ("max_result_size_meta", 'Honours `_meta["anthropic/maxResultSizeChars"]`'),
     ("reads_resources", "The model can read resources"),
     ("text_join", "Text blocks of one result"),
     ("error_marked", "The model is told a call failed"),
+    ("json_text_parsed", "A JSON text that is not an object fails the call"),
 )
 
 

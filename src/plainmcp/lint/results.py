@@ -16,6 +16,7 @@ from typing import Any
 
 from plainmcp.hosts.profiles import HostProfile, known
 from plainmcp.lint.problems import Problem
+from plainmcp.truncate import size as size_in
 
 CONTINUATION = re.compile(r"call the tool ([A-Za-z0-9_.-]+) with arguments (\{[^\n]*?\})\.")
 """The sentence every marker of a cut carries when the rest is reachable by a tool call."""
@@ -40,12 +41,13 @@ def _compact(value: Any) -> str:
 
 
 def model_chars(result: Mapping[str, Any], profile: HostProfile) -> int:
-    """The characters of the result the host hands its model (text blocks, and the
-    structured value as compact JSON where the host shows it; binary blocks not counted)."""
+    """The size of the result the host hands its model, in the unit it counts (text blocks, and
+    the structured value as compact JSON where the host shows it; binary blocks not counted)."""
     reads = known(profile, "reads")
+    unit = known(profile, "limit_unit")
     has_structured = "structuredContent" in result
-    texts = sum(len(t) for t in _texts(result))
-    structured = len(_compact(result["structuredContent"])) if has_structured else 0
+    texts = sum(size_in(t, unit) for t in _texts(result))
+    structured = size_in(_compact(result["structuredContent"]), unit) if has_structured else 0
     if not has_structured or reads == "content":
         return texts
     if reads == "structured":
@@ -70,15 +72,16 @@ def result_problems(result: Mapping[str, Any], profile: HostProfile, subject: st
     def add(code: str, message: str) -> None:
         found.append(Problem(code, subject, message, hosts=(host,)))
 
-    limit = known(profile, "limit_chars")
+    limit = known(profile, "limit")
+    unit = known(profile, "limit_unit")
     size = model_chars(result, profile)
     if isinstance(limit, int) and size > limit:
         how = known(profile, "limit_raise")
         add(
             "over-limit",
-            f"{size} characters reach the model, about {math.ceil(size / CHARS_PER_TOKEN)}"
-            f" tokens (characters/{CHARS_PER_TOKEN}), over {profile.title}'s limit of {limit}"
-            f" characters (about {limit // CHARS_PER_TOKEN} tokens)"
+            f"{size} {unit} reach the model, about {math.ceil(size / CHARS_PER_TOKEN)}"
+            f" tokens ({unit}/{CHARS_PER_TOKEN}), over {profile.title}'s limit of {limit}"
+            f" {unit} (about {limit // CHARS_PER_TOKEN} tokens)"
             + (f"; raise it with {how}, or" if how else ";")
             + f" return less, or hold the tool to the host's limit"
             f" (@app.tool(limits=PayloadLimits(text_result={limit}))) so that plainmcp cuts it"
