@@ -11,11 +11,14 @@ from typing import Any
 import pytest
 
 from plainmcp import Image, MemoryStore, PayloadLimits, Server, paging
-from plainmcp import continuation as continuation_module
 from plainmcp.client import Client
 from plainmcp.client.results import CallToolResult
 from plainmcp.content import Text
+from plainmcp.hosts import budget
+from plainmcp.hosts.profiles import profile_for
 from plainmcp.testing import connect
+from plainmcp.truncate import Unit, size
+from tests.conftest import Session
 from tests.continuation import as_documented, next_call
 from tests.test_guards import big_png, shown
 
@@ -160,21 +163,38 @@ async def test_the_last_part_names_no_further_call() -> None:
         }
 
 
-async def test_the_hosts_limit_sizes_the_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    def known(profile: Any, cell: str) -> Any:
-        assert cell == "limit"
-        return 10_000
+@pytest.mark.parametrize(
+    ("client", "unit"), [("codex-mcp-client", "bytes"), ("gemini-cli-mcp-client", "UTF-16 units")]
+)
+async def test_the_first_result_and_every_part_fit_the_hosts_limit_in_its_unit(
+    client: str, unit: Unit
+) -> None:
+    # 1- to 4-byte letters (1 or 2 UTF-16 units): counted as characters, a part would be
+    # over Codex's limit in bytes and cut by Codex in the middle, inside its marker.
+    text = "".join(f"{'aé€𝄞'[n % 4]}{n:05d} " for n in range(40_000))
+    app = Server("parts", state_secret=SECRET)
 
-    monkeypatch.setattr(continuation_module, "known", known)
-    async with connect(make_app()) as client:
-        first = await client.call_tool("log", {})
-        call = next_call(texts(first)[0])
-        assert call is not None
-        second = await client.call_tool(*call)
-        assert sum(len(t) for t in texts(second)) <= 10_000
-        text, calls = await follow_text(client, first)
-        assert text == TEXT
-        assert calls == 12
+    @app.tool
+    def log() -> str:
+        """The whole log."""
+        return text
+
+    room = budget.room(profile_for({"name": client}))
+    assert room is not None
+    async with Session(app) as s:
+        await s.initialize("2025-06-18", client_info={"name": client, "version": "1"})
+        result = await s.call("log", {})
+        shown = [b["text"] for b in result["content"] if b["type"] == "text"]
+        assert sum(size(t, unit) for t in shown) <= room
+        rebuilt, calls = shown[0].split("\n…[truncated: ")[0], 0
+        while (found := next_call(shown[-1])) is not None:
+            result = await s.call(*found)
+            shown = [b["text"] for b in result["content"] if b["type"] == "text"]
+            assert sum(size(t, unit) for t in shown) <= room
+            rebuilt += shown[0]
+            calls += 1
+    assert rebuilt == text
+    assert calls == {"bytes": 32, "UTF-16 units": 8}[unit]
 
 
 # --- items -----------------------------------------------------------------------------------

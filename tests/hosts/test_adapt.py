@@ -100,7 +100,9 @@ CALLS = [handshake_call, modern_call]
 
 
 @pytest.mark.parametrize("call", CALLS)
-@pytest.mark.parametrize("client", ["claude-code", "Visual Studio Code", "mcp"])
+@pytest.mark.parametrize(
+    "client", ["claude-code", "Visual Studio Code", "fastmcp", "codex-mcp-client"]
+)
 async def test_a_structured_only_host_gets_the_text_and_the_value_as_content(
     call: Any, client: str
 ) -> None:
@@ -109,6 +111,22 @@ async def test_a_structured_only_host_gets_the_text_and_the_value_as_content(
             {"type": "text", "text": SAYS},
             {"type": "text", "text": '{"count":2}'},
         ],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("call", CALLS)
+@pytest.mark.parametrize("client", ["mcp", "gemini-cli-mcp-client"])
+async def test_a_content_only_host_gets_the_value_in_the_content_too(
+    call: Any, client: str
+) -> None:
+    # structuredContent stays (the host does not show it, a program beside it may read it).
+    assert await call(make_app(), client, "says_more") == {
+        "content": [
+            {"type": "text", "text": SAYS},
+            {"type": "text", "text": '{"count":2}'},
+        ],
+        "structuredContent": {"count": 2},
         "isError": False,
     }
 
@@ -133,12 +151,37 @@ async def test_a_mirrored_value_is_left_as_it_is(call: Any) -> None:
 
 
 @pytest.mark.parametrize("call", CALLS)
-async def test_with_an_output_schema_structured_content_stays(call: Any) -> None:
+async def test_a_one_part_host_gets_both_from_a_tool_with_an_output_schema(call: Any) -> None:
+    # It is listed the tool without its output schema, so structuredContent may be left out.
     assert await call(make_app(), "claude-code", "schema_says_more") == {
-        "content": [{"type": "text", "text": SAYS}],
-        "structuredContent": {"count": 2},
+        "content": [
+            {"type": "text", "text": SAYS},
+            {"type": "text", "text": '{"count":2}'},
+        ],
         "isError": False,
     }
+
+
+@pytest.mark.parametrize(
+    ("client", "has_schema"),
+    [
+        ("claude-code", False),
+        ("copilot-cli", False),
+        ("fastmcp", False),
+        ("gemini-cli-mcp-client", True),
+        ("mcp", True),
+        ("claude-ai", True),
+        ("plainmcp", True),
+    ],
+)
+async def test_output_schemas_are_listed_to_hosts_that_show_both_parts(
+    client: str, has_schema: bool
+) -> None:
+    async with Session(make_app()) as s:
+        await s.initialize("2025-11-25", client_info={"name": client, "version": "1"})
+        tools = {t["name"]: t for t in (await s.result("tools/list"))["tools"]}
+    assert ("outputSchema" in tools["schema_says_more"]) is has_schema
+    assert "outputSchema" in tools["mirrored"] or "outputSchema" not in tools["says_more"]
 
 
 # --- a structured value cut at an item, for a host that shows only structuredContent ------------
@@ -156,12 +199,14 @@ def rows_app() -> Server:
     return app
 
 
-def cut_link(result: dict[str, Any]) -> tuple[str, str]:
+def cut_link(result: dict[str, Any], sent: int = 2_740) -> tuple[str, str]:
     """The marker and the link's description of a result cut at an item (its JSON text first)."""
     json_text, marker, link = result["content"]
     assert [b["type"] for b in (json_text, marker)] == ["text", "text"]
     assert (link["type"], link["name"]) == ("resource_link", "result.json")
-    assert marker["text"].startswith("[partial: the result holds the first 2,740 of 10,000 items;")
+    assert marker["text"].startswith(
+        f"[partial: the result holds the first {sent:,} of 10,000 items;"
+    )
     return marker["text"], link["description"]
 
 
@@ -169,30 +214,34 @@ LINK_SAYS = "The full structured result (148,891 characters of JSON); stored for
 
 
 @pytest.mark.parametrize("call", CALLS)
-@pytest.mark.parametrize("client", ["claude-code", "Visual Studio Code", "mcp"])
-async def test_a_structured_only_host_finds_the_continuation_in_the_link_it_shows(
-    call: Any, client: str
+@pytest.mark.parametrize(
+    ("client", "sent"), [("claude-code", 2_673), ("Visual Studio Code", 2_740), ("fastmcp", 2_740)]
+)
+async def test_a_structured_only_host_gets_cut_rows_with_their_marker_as_content(
+    call: Any, client: str, sent: int
 ) -> None:
-    # The schema keeps structuredContent, which is all such a host shows of the text: the
-    # marker's sentence also goes into the link's description (Claude Code shows it as text).
+    # The rows' JSON and the marker reach such a host only as content: structuredContent,
+    # which it would show instead, is left out (the tool is listed it without its schema).
     result = await call(rows_app(), client, "table")
-    marker, description = cut_link(result)
+    # Claude Code's limit (50,000 characters; 45,000 with the margin) holds the rows' JSON and
+    # the marker together: fewer rows than the server's own 40,000 for the JSON alone.
+    marker, description = cut_link(result, sent)
     sentence = next_call(marker)
     assert sentence is not None and sentence[0] == "read_more"
-    arguments = json.dumps(sentence[1], separators=(",", ":"))
-    assert (
-        description
-        == f"{LINK_SAYS} For the rest, call the tool read_more with arguments {arguments}."
-    )
-    assert "structuredContent" in result
+    assert description == LINK_SAYS
+    assert "structuredContent" not in result
+    assert json.loads(result["content"][0]["text"]) == [{"count": n} for n in range(sent)]
 
 
 @pytest.mark.parametrize("call", CALLS)
 @pytest.mark.parametrize("client", ["plainmcp", "claude-ai", "cursor-vscode"])
 async def test_other_hosts_get_the_link_as_sent(call: Any, client: str) -> None:
-    marker, description = cut_link(await call(rows_app(), client, "table"))
+    result = await call(rows_app(), client, "table")
+    marker, description = cut_link(result)
     assert next_call(marker) is not None
     assert description == LINK_SAYS
+    rows = [{"count": n} for n in range(2_740)]
+    assert result["structuredContent"] == (rows if call is modern_call else {"result": rows})
 
 
 async def test_before_structured_content_nothing_changes() -> None:
@@ -207,7 +256,7 @@ async def test_before_structured_content_nothing_changes() -> None:
 
 @pytest.mark.parametrize("call", CALLS)
 async def test_an_error_s_text_blocks_become_one_for_a_first_block_host(call: Any) -> None:
-    assert await call(make_app(), "mcp", "two_errors") == {
+    assert await call(make_app(), "fastmcp", "two_errors") == {
         "content": [{"type": "text", "text": "bad input\n\ntry count=1"}],
         "isError": True,
     }
@@ -262,9 +311,9 @@ async def test_a_host_that_runs_texts_together_gets_one_text_with_blank_lines(
 async def test_an_error_s_texts_become_one_for_a_host_that_runs_them_together(
     call: Any,
 ) -> None:
-    # Copilot CLI says the call failed itself: no "Error: " of ours.
+    # Copilot CLI puts the same prefix before a failure's text as before a success's.
     assert await call(blocks_app(), "copilot-cli", "two_errors") == {
-        "content": [{"type": "text", "text": "bad input\n\ntry count=1"}],
+        "content": [{"type": "text", "text": "Error: bad input\n\ntry count=1"}],
         "isError": True,
     }
 
@@ -297,7 +346,7 @@ async def test_blocks_stay_apart_for_a_host_that_keeps_them_apart(call: Any) -> 
 def test_an_error_without_text_gets_a_text_saying_it_failed() -> None:
     out = {"content": [dict(IMAGE)], "isError": True}
     result = CallResult(content=(Image(PNG, mime_type="image/png"),), is_error=True)
-    assert adapt.call_result(out, result, CODEX_CLI, None) == {
+    assert adapt.call_result(out, result, CODEX_CLI) == {
         "content": [{"type": "text", "text": "Error: the call failed."}, IMAGE],
         "isError": True,
     }
@@ -407,6 +456,6 @@ def test_every_adaptation_is_off_for_the_generic_profile() -> None:
     out |= {"structuredContent": {"x": 1}, "isError": True}
     before = {**out, "content": list(out["content"])}
     result = CallResult((), structured_json=b'{"x":1}', is_error=True)
-    assert adapt.call_result(out, result, GENERIC, None) == before
+    assert adapt.call_result(out, result, GENERIC) == before
     assert adapt.advertised_limit(GENERIC, BIG) is None
     assert PROFILES[-1] is GENERIC

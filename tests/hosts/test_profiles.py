@@ -32,6 +32,8 @@ CELLS = (
     "reads_resources",
     "text_join",
     "error_marked",
+    "limit_unit",
+    "json_text_parsed",
 )
 
 
@@ -103,8 +105,8 @@ def test_every_cell_names_its_source(profile: HostProfile) -> None:
 def test_unknown_cells_take_the_generic_value() -> None:
     assert CLAUDE_CODE.limit.value == 50_000
     assert known(CLAUDE_CODE, "limit") == 50_000
-    assert SDK_DEFAULT.audio.value is None
-    assert known(SDK_DEFAULT, "audio") == "shown"
+    assert SDK_DEFAULT.embedded.value is None
+    assert known(SDK_DEFAULT, "embedded") == "shown"
     assert known(GENERIC, "limit") is None
 
 
@@ -115,5 +117,6 @@ def test_the_generated_page_cites_each_cell() -> None:
         " tests/hosts/test_claude_code.py (2.1.328, driven here);"
         " anthropics/claude-code#54450, #55677, #79944 |"
     ) in page
-    assert "| Inline limit (characters) | 50,000 |" in page
+    assert "| Inline limit | 50,000 |" in page
+    assert "| Counted in | bytes | tests/hosts/test_codex_cli.py" in page
     assert page.count("\n## ") == len(PROFILES)

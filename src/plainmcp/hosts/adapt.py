@@ -33,8 +33,10 @@ def call_result(
 ) -> dict[str, Any]:
     """`out` (a rendered CallToolResult) as `profile`'s host should get it; `out` is changed.
     `structured`: which structuredContent values the request's revision carries."""
-    reads = known(profile, "reads")
-    if "structuredContent" in out and result.structured_json is not None:
+    if profile is GENERIC:
+        return out
+    reads = profile.reads.value  # unknown: the result as sent
+    if reads is not None and "structuredContent" in out and result.structured_json is not None:
         _value_as_content(out, orjson.loads(result.structured_json), reads)
     elif known(profile, "json_text_parsed") and structured != "none":
         _json_text_as_object(out, structured)
@@ -61,7 +63,7 @@ def shows_one_part(profile: HostProfile) -> bool:
     host is listed every tool without its output schema, and sent the tool's text and the
     value's JSON in `content` (structuredContent, then optional, left out), so the model gets
     both within one budget."""
-    return profile is not GENERIC and known(profile, "reads") in ("structured", "both")
+    return profile is not GENERIC and profile.reads.value in ("structured", "both")
 
 
 def _value_as_content(out: dict[str, Any], value: Any, reads: str) -> None:
