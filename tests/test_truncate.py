@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut, cut_point
+from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut, cut_point, fitting, size
 
 TEXT = "aaaa bbbb\ncccc dddd\n\neeee ffff gggg"
 
@@ -41,3 +41,32 @@ def test_a_cut_text_and_its_marker_fit_the_cap() -> None:
     assert len(result) <= 60
     # With word boundaries the cut falls at the space, and the trailing space is dropped.
     assert cut(text, 60, marker, TEXT_BOUNDARIES) == "x" * 40 + " [40 kept]"
+
+
+def test_sizes_count_in_each_unit() -> None:
+    text = "aé€𝄞"
+    assert [size(text, u) for u in ("characters", "bytes", "UTF-16 units")] == [4, 10, 5]
+
+
+def test_fitting_keeps_the_longest_start_within_the_room_in_each_unit() -> None:
+    text = "aé€𝄞" * 3
+    for unit in ("characters", "bytes", "UTF-16 units"):
+        for room in range(size(text, unit) + 2):
+            n = fitting(text, room, unit)
+            assert size(text[:n], unit) <= room
+            assert n == len(text) or size(text[: n + 1], unit) > room
+    # Never half a character: a 4-byte letter does not fit in 3 bytes, nor in 1 UTF-16 unit.
+    assert fitting("𝄞", 3, "bytes") == 0
+    assert fitting("𝄞", 1, "UTF-16 units") == 0
+
+
+def test_a_cut_in_bytes_fits_the_cap_in_bytes() -> None:
+    text = "é" * 100
+
+    def marker(kept: int) -> str:
+        return f" [{kept} kept]"
+
+    result = cut(text, 60, marker, (), "bytes")
+    # Room is kept for the longest marker (" [100 kept]", 11 bytes): 24 letters of 2 bytes.
+    assert result == "é" * 24 + " [24 kept]"
+    assert size(result, "bytes") == 58

@@ -14,7 +14,18 @@ from pydantic import BaseModel
 
 from plainmcp import Audio, Image, PayloadLimits, Server, ToolResult
 from plainmcp.hosts import adapt
-from plainmcp.hosts.profiles import CODEX_CLI, GENERIC, LANGCHAIN, PROFILES
+from plainmcp.hosts.profiles import (
+    CODEX_CLI,
+    COPILOT_CLI,
+    FASTMCP_DEFAULT,
+    GEMINI_CLI,
+    GENERIC,
+    LANGCHAIN,
+    PROFILES,
+    PYDANTIC_AI,
+    HostProfile,
+    profile_for,
+)
 from plainmcp.results import CallResult
 from tests.conftest import Session
 from tests.continuation import next_call
@@ -374,7 +385,7 @@ def test_a_client_that_fails_on_audio_gets_its_description_instead() -> None:
     audio = {"type": "audio", "data": base64.b64encode(WAV).decode(), "mimeType": "audio/wav"}
     out = {"content": [{"type": "text", "text": "clip:"}, audio], "isError": False}
     result = CallResult(content=(Audio(WAV, mime_type="audio/wav"),))
-    assert adapt.call_result(out, result, LANGCHAIN, None) == {
+    assert adapt.call_result(out, result, LANGCHAIN) == {
         "content": [
             {"type": "text", "text": "clip:"},
             {
@@ -459,3 +470,113 @@ def test_every_adaptation_is_off_for_the_generic_profile() -> None:
     assert adapt.call_result(out, result, GENERIC) == before
     assert adapt.advertised_limit(GENERIC, BIG) is None
     assert PROFILES[-1] is GENERIC
+
+
+# --- the mcp row, Copilot's links, embedded resources without their URI, Gemini's JSON -----
+
+
+def test_every_client_sending_mcp_gets_audio_described_and_errors_marked() -> None:
+    # LangChain fails the whole call on audio, openai-agents hands an error on unflagged: the
+    # server cannot tell them apart, so each gets what costs the others least.
+    audio = {"type": "audio", "data": base64.b64encode(WAV).decode(), "mimeType": "audio/wav"}
+    out = {"content": [{"type": "text", "text": "no such clip"}, audio], "isError": True}
+    result = CallResult(content=(Audio(WAV, mime_type="audio/wav"),), is_error=True)
+    assert adapt.call_result(out, result, profile_for({"name": "mcp"})) == {
+        "content": [
+            {"type": "text", "text": "Error: no such clip"},
+            {
+                "type": "text",
+                "text": "[An audio block (audio/wav, 6 bytes) is part of this result; this"
+                " client does not pass it to the model.]",
+            },
+        ],
+        "isError": True,
+    }
+
+
+LINK = {
+    "type": "resource_link",
+    "uri": "file:///reports/q3.csv",
+    "name": "q3.csv",
+    "description": "The third quarter.",
+}
+EMBEDDED = {
+    "type": "resource",
+    "resource": {"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "remember"},
+}
+
+
+def test_a_host_that_drops_links_gets_a_line_naming_each() -> None:
+    out = {"content": [{"type": "text", "text": "see:"}, dict(LINK)], "isError": False}
+    assert adapt.call_result(out, CallResult(()), COPILOT_CLI) == {
+        "content": [
+            {
+                "type": "text",
+                "text": "see:\n\n[Resource link q3.csv: file:///reports/q3.csv: The third"
+                " quarter.]",
+            },
+            LINK,
+        ],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize("profile", [GEMINI_CLI, PYDANTIC_AI, FASTMCP_DEFAULT])
+def test_a_host_that_shows_an_embedded_resource_bare_gets_its_uri_in_a_line(
+    profile: HostProfile,
+) -> None:
+    out = {"content": [dict(EMBEDDED)], "isError": False}
+    assert adapt.call_result(out, CallResult(()), profile) == {
+        "content": [
+            EMBEDDED,
+            {
+                "type": "text",
+                "text": "[The embedded resource above is file:///notes.txt (text/plain).]",
+            },
+        ],
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "structured"),
+    [("[1, 2, 3]", {"result": [1, 2, 3]}), ("42", {"result": 42}), (' "x"', {"result": "x"})],
+)
+def test_gemini_gets_a_json_text_that_is_not_an_object_as_a_structured_value(
+    text: str, structured: Any
+) -> None:
+    # Gemini CLI parses the first text block into structuredContent, and fails the call when
+    # the value is not an object; given structuredContent, it shows the text.
+    out = {"content": [{"type": "text", "text": text}], "isError": False}
+    assert adapt.call_result(out, CallResult(()), GEMINI_CLI) == {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
+        "isError": False,
+    }
+    modern = {"content": [{"type": "text", "text": text}], "isError": False}
+    assert (
+        adapt.call_result(modern, CallResult(()), GEMINI_CLI, "any")["structuredContent"]
+        == (structured["result"])
+    )
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', "[1, 2", "plain words", ""])
+def test_gemini_gets_other_texts_as_they_are(text: str) -> None:
+    out = {"content": [{"type": "text", "text": text}], "isError": False}
+    assert adapt.call_result(out, CallResult(()), GEMINI_CLI) == {
+        "content": [{"type": "text", "text": text}],
+        "isError": False,
+    }
+
+
+async def test_gemini_gets_a_list_from_an_unannotated_tool_without_an_error() -> None:
+    app = Server("hosts", version="1")
+
+    @app.tool()
+    def numbers():  # type: ignore[no-untyped-def]  # unannotated, as in the issue
+        return [1, 2, 3]
+
+    result = await handshake_call(app, "gemini-cli-mcp-client", "numbers", "2025-06-18")
+    assert result["isError"] is False
+    assert result["structuredContent"] == {"result": [1, 2, 3]}
+    assert json.loads(result["content"][0]["text"]) == [1, 2, 3]
