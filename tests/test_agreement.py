@@ -73,22 +73,25 @@ def test_the_hosts_that_read_one_channel_come_from_the_table() -> None:
     assert agreement.warning("search", TABLE) == (
         "tool 'search' returned a ToolResult whose text is not a copy of its structured value:"
         " Claude Code and VS Code show the model only structuredContent, not the text; Some Agent"
-        " shows it only the text, not the value. Put every fact in both, or return the value alone"
-        " and let text_fallback write the text (docs/results.md, 'Results that reach the model')."
-        " Logged once per tool."
+        " shows it only the text, not the value. plainmcp sends those hosts both in the content;"
+        " a client it does not know may still show only one. Put every fact in both, or return"
+        " the value alone and let text_fallback write the text (docs/results.md, 'Results that"
+        " reach the model'). Logged once per tool."
     )
     only_structured = (host("A", "structured"), host("B", "structured"), host("C", "structured"))
     assert agreement.warning("t", only_structured) == (
         "tool 't' returned a ToolResult whose text is not a copy of its structured value:"
-        " A, B and C show the model only structuredContent, not the text. Put every fact in both,"
-        " or return the value alone and let text_fallback write the text (docs/results.md,"
-        " 'Results that reach the model'). Logged once per tool."
+        " A, B and C show the model only structuredContent, not the text. plainmcp sends those"
+        " hosts both in the content; a client it does not know may still show only one. Put"
+        " every fact in both, or return the value alone and let text_fallback write the text"
+        " (docs/results.md, 'Results that reach the model'). Logged once per tool."
     )
     assert agreement.warning("t", (host("A", "content"), GENERIC)) == (
         "tool 't' returned a ToolResult whose text is not a copy of its structured value:"
-        " A shows the model only the text, not the value. Put every fact in both, or return the"
-        " value alone and let text_fallback write the text (docs/results.md, 'Results that reach"
-        " the model'). Logged once per tool."
+        " A shows the model only the text, not the value. plainmcp sends those hosts both in the"
+        " content; a client it does not know may still show only one. Put every fact in both, or"
+        " return the value alone and let text_fallback write the text (docs/results.md, 'Results"
+        " that reach the model'). Logged once per tool."
     )
     # No host in the table loses either: nothing to say.
     assert agreement.warning("t", (GENERIC,)) is None

@@ -135,7 +135,9 @@ def warning(tool: str, table: Sequence[HostProfile]) -> str | None:
         )
     return (
         f"tool {tool!r} returned a ToolResult whose text is not a copy of its structured value:"
-        f" {'; '.join(losses)}. Put every fact in both, or return the value alone and let"
+        f" {'; '.join(losses)}. plainmcp sends those hosts both in the content; a client it"
+        " does not know may still show only one. Put every fact in both, or return the value"
+        " alone and let"
         " text_fallback write the text (docs/results.md, 'Results that reach the model')."
         " Logged once per tool."
     )
