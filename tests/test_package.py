@@ -169,6 +169,7 @@ IMPORTED_MODULES = [
             "headers",
             "hosts",
             "hosts.adapt",
+            "hosts.budget",
             "hosts.profiles",
             "identity",
             "images",

@@ -89,7 +89,7 @@ def fits(result: CallResult, limits: PayloadLimits, counting: Counting = PLAIN) 
         return False
     text_block = limits.text_block or _NO_LIMIT
     text_left = limits.text_result or _NO_LIMIT
-    if counting.shared and structured is not None:
+    if counting.shared and structured is not None and not _mirrored(result.content, structured):
         text_left -= size(structured.decode(), unit)
     binary_block = limits.binary_block if limits.binary_block is not None else _NO_LIMIT
     binary_left = limits.binary_result if limits.binary_result is not None else _NO_LIMIT
@@ -158,7 +158,8 @@ class _Guard:
         meta = result.meta
         lifted = result.lifted
         limit = self.limits.structured
-        if self.shared and structured is not None and self.limits.text_result is not None:
+        shared = self.shared and structured is not None and not _mirrored(content, structured)
+        if shared and self.limits.text_result is not None:
             limit = self._shared_limit(content, limit)
         if structured is not None and limit is not None and len(structured) > limit:
             text = structured.decode()
@@ -176,7 +177,7 @@ class _Guard:
                     structured = None
                     is_error = is_error or structured_required
         taken = 0
-        if self.shared and structured is not None:
+        if shared and structured is not None:
             taken = size(structured.decode(), self.unit)
         content = await self._content(content, taken)
         if content is result.content and structured is result.structured_json:
@@ -509,6 +510,13 @@ class _Guard:
         result can carry it (text, or a binary within the per-block limit)."""
         call = self.call(uri)
         return f"read it with resources/read, or {call}" if call else "read it with resources/read."
+
+
+def _mirrored(content: Sequence[ContentBlock], structured: bytes) -> bool:
+    """A text block already carries the value's JSON (read_more's items parts do), so a host
+    shown both counts it once."""
+    raw = structured.decode()
+    return any(isinstance(b, Text) and b.text == raw for b in content)
 
 
 def _valid_cut(raw: bytes, limit: int, output: OutputSpec | None) -> ItemCut | None:

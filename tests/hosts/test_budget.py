@@ -17,15 +17,16 @@ def test_the_room_is_ninety_percent_of_the_hosts_limit() -> None:
     assert budget.room(GENERIC) is None
 
 
-def test_the_servers_limits_are_lowered_to_the_room_and_never_raised() -> None:
+def test_the_servers_limits_are_lowered_to_the_room_and_never_raised_or_turned_on() -> None:
     limits = PayloadLimits()
     assert budget.limits_for(limits, CODEX_CLI) == PayloadLimits(
         text_block=10_767, text_result=10_767, structured=10_767
     )
     assert budget.limits_for(limits, CLAUDE_CODE) is limits
-    unbounded = PayloadLimits(text_block=None, text_result=2_000, structured=None)
+    # A limit the server turned off stays off.
+    unbounded = PayloadLimits(text_block=None, text_result=50_000, structured=None)
     assert budget.limits_for(unbounded, GEMINI_CLI) == PayloadLimits(
-        text_block=36_000, text_result=2_000, structured=36_000
+        text_block=None, text_result=36_000, structured=None
     )
     assert budget.limits_for(limits, PYDANTIC_AI) is limits
 

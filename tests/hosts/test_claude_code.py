@@ -274,14 +274,19 @@ def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(
     }
 
 
-def test_text_beside_a_required_structured_value_is_dropped_by_the_host(
+def test_text_beside_a_required_structured_value_reaches_the_model_too(
     fixture_run: HostRun,
 ) -> None:
-    # With an output schema structuredContent must stay, and Claude Code drops the text
-    # (plainmcp logs a one-time warning naming the host: tests/test_agreement.py).
+    # Claude Code shows only structuredContent when there is one, so plainmcp lists it the tool
+    # without its output schema and sends the text and the value's JSON as content instead.
     index = [name for name, _ in FIXTURE_CALLS].index("both_typed")
-    assert BOTH_TEXT not in json.dumps(fixture_run.results[index])
-    assert view(fixture_run, index) == {"type": "tool_result", "content": '{"count":2}'}
+    assert view(fixture_run, index) == {
+        "type": "tool_result",
+        "content": [
+            {"type": "text", "text": BOTH_TEXT},
+            {"type": "text", "text": '{"count":2}'},
+        ],
+    }
 
 
 def test_both_blocks_of_an_error_reach_the_model_joined(fixture_run: HostRun) -> None:

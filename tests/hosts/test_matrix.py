@@ -28,17 +28,7 @@ SERVER = Path(mx.__file__).resolve()
 DRIVERS: tuple[Driver, ...] = (ClaudeCode(), PydanticAi())
 """Every host and framework of the matrix."""
 
-OPEN: dict[str, dict[str, str]] = {
-    "claude-code-stdio": {"text and value (output schema)": "the text lost"},
-    "claude-code-http": {"text and value (output schema)": "the text lost"},
-    "pydantic-ai-stdio": {
-        "embedded resource": "its URI lost",
-        "error recognisable": "shown as a success",
-        "rows rebuilt (no output schema)": "no rows shown as JSON",
-        "rows rebuilt (output schema)": "no rows shown as JSON",
-        "text and value (output schema)": "the text lost",
-    },
-}
+OPEN: dict[str, dict[str, str]] = {}
 """What is still broken, per run: issue 24 empties it. Exact both ways: a promise that breaks
 fails the test, and so does one that holds while listed here."""
 

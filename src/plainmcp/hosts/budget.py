@@ -28,13 +28,15 @@ def room(profile: HostProfile) -> int | None:
 
 
 def limits_for(limits: PayloadLimits, profile: HostProfile) -> PayloadLimits:
-    """`limits` lowered to what `profile`'s host takes (the same object when it takes more)."""
+    """`limits` lowered to what `profile`'s host takes (the same object when it takes more);
+    a limit the server turned off stays off."""
     host = room(profile)
     if host is None:
         return limits
 
-    def lower(value: int | None) -> int:
-        return host if value is None or value > host else value
+    def lower(value: int | None) -> int | None:
+        # A limit the server turned off (None) stays off: that is the server's choice.
+        return host if value is not None and value > host else value
 
     text_block, text_result = lower(limits.text_block), lower(limits.text_result)
     structured = lower(limits.structured)

@@ -107,6 +107,7 @@ _PA_TEST = "tests/hosts/test_pydantic_ai.py (2.68.0, driven here)"
 _GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
 _CX_TEST = "tests/hosts/test_codex_cli.py (0.169.0, driven here)"
 _CP_TEST = "tests/hosts/test_copilot_cli.py (1.0.102, driven here)"
+_MX_TEST = "tests/hosts/test_matrix.py (driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -328,6 +329,7 @@ PYDANTIC_AI = HostProfile(
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_PA_TEST}: no resource tool is offered to the model"),
+    error_marked=Cell(False, f"{_MX_TEST}: an isError result is handed on as a success's"),
     verified='2.68.0: it connects through FastMCP\'s client 4.2.3, which sends "fastmcp"',
 )
 
@@ -405,6 +407,7 @@ FASTMCP_DEFAULT = HostProfile(
     limit_raise=UNKNOWN,
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_PA_TEST}: no resource tool is offered to the model"),
+    error_marked=Cell(False, "pydantic-ai sends it and hands an isError result on unflagged"),
     verified="the union of the rows that send it (FastMCP's Client 4.2.3, pydantic-ai 2.68.0)",
 )
 
