@@ -60,9 +60,7 @@ def parts_of(content: Any) -> list[Part]:
     parsed JSON value, not several blocks."""
     from pydantic_ai.messages import BinaryContent
 
-    if isinstance(content, list) and any(
-        isinstance(item, str | BinaryContent) for item in content
-    ):
+    if isinstance(content, list) and any(isinstance(item, str | BinaryContent) for item in content):
         return [p for item in content for p in _part(item)]
     return _part(content)
 
