@@ -267,8 +267,9 @@ async def test_before_structured_content_nothing_changes() -> None:
 
 @pytest.mark.parametrize("call", CALLS)
 async def test_an_error_s_text_blocks_become_one_for_a_first_block_host(call: Any) -> None:
+    # pydantic-ai, which sends "fastmcp" too, hands an error on as a success: it is marked.
     assert await call(make_app(), "fastmcp", "two_errors") == {
-        "content": [{"type": "text", "text": "bad input\n\ntry count=1"}],
+        "content": [{"type": "text", "text": "Error: bad input\n\ntry count=1"}],
         "isError": True,
     }
 
@@ -531,7 +532,7 @@ def test_a_host_that_shows_an_embedded_resource_bare_gets_its_uri_in_a_line(
             EMBEDDED,
             {
                 "type": "text",
-                "text": "[The embedded resource above is file:///notes.txt (text/plain).]",
+                "text": "[The resource file:///notes.txt (text/plain) is embedded in this result.]",
             },
         ],
         "isError": False,

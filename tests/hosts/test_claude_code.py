@@ -28,7 +28,6 @@ from tests.hosts.scripts import (
     rebuild_items,
     rebuild_text,
     sequence,
-    text_of,
 )
 from tests.http_server import http_server
 from tests.interop.conftest import CALLS, NOTES_TEXT, b64
@@ -409,8 +408,7 @@ FOLLOW = follow_continuation(ToolUse(cx_name("log")), ToolUse(cx_name("table")),
 
 LINK_LINE = re.compile(
     r"\[Resource link: result\.json\] plainmcp://blob/[A-Za-z0-9_-]+ \(The full structured"
-    r" result \(544,956 characters of JSON\); stored for 60 minutes\. For the rest, (call the"
-    r" tool read_more with arguments \{\"ref\":\"[^\"]+\"\}\.)\)"
+    r" result \(544,956 characters of JSON\); stored for 60 minutes\.\)"
 )
 
 
@@ -419,22 +417,21 @@ def check_continuation(run: HostRun) -> None:
     log, table = chains(run.parts)
     assert [len(log), len(table)] == [4, 14]
     assert rebuild_text(log) == LONG
-    # The table has an output schema, so structuredContent stays, and Claude Code shows the
-    # model only that and the link: the marker text ("[partial: ...") never reaches it. The
-    # continuation is reachable through plainmcp's Claude Code profile, which puts the sentence
-    # into the link's description (hosts/adapt.py); Claude Code shows the link first.
+    # Claude Code shows only structuredContent when there is one, so plainmcp lists it the
+    # table without its output schema and sends the cut rows as text, then the marker with the
+    # read_more sentence, then the link, which Claude Code shows as a line.
     first = table[0]
-    assert [p.kind for p in first] == ["text", "text"]
-    assert LINK_LINE.fullmatch(first[0].text), first[0].text[:400]
-    assert "[partial:" not in text_of(first)
-    rows = json.loads(first[1].text)
-    assert len(rows) == 765
+    assert [p.kind for p in first] == ["text", "text", "text"]
+    rows = json.loads(first[0].text)
+    assert len(rows) == 746
+    assert first[1].text.startswith("[partial: the result holds the first 746 of 10,000 items;")
+    assert LINK_LINE.fullmatch(first[2].text), first[2].text[:400]
     assert rebuild_items(rows, table) == ROWS
     assert continued(table[-1]) is None
-    # read_more has no output schema: the profile leaves its structuredContent out, so the
-    # part's JSON and its marker both arrive as text.
+    # read_more has no output schema: its structuredContent is left out too, so the part's
+    # JSON and its marker both arrive as text.
     assert [p.kind for p in table[1]] == ["text", "text"]
-    assert table[1][1].text.startswith("[part: items 766 to ")
+    assert table[1][1].text.startswith("[part: items 747 to ")
 
 
 def test_claude_code_follows_read_more_over_stdio_to_the_whole_text_and_rows(

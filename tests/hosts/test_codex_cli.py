@@ -111,9 +111,14 @@ def test_a_text_result_follows_codex_s_own_line(run: CodexRun) -> None:
     assert view(run, index("mcp__demo__greet", name="Ada")) == [head(), text("Hello, Ada!")]
 
 
-def test_a_structured_value_reaches_the_model_instead_of_the_text(run: CodexRun) -> None:
-    # With an output schema structuredContent must stay, and Codex hands on only its JSON.
-    assert view(run, index("mcp__fx__both_typed")) == SHOWN_HEADER + '\n{"count":2}'
+def test_text_beside_a_required_structured_value_reaches_the_model_too(run: CodexRun) -> None:
+    # Codex shows only structuredContent when there is one: plainmcp lists it the tool without
+    # its output schema and sends the text and the value's JSON as content instead.
+    assert view(run, index("mcp__fx__both_typed")) == [
+        head(),
+        text(BOTH_TEXT),
+        text('{"count":2}'),
+    ]
 
 
 def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(

@@ -95,8 +95,11 @@ def test_two_text_blocks_reach_the_model_a_blank_line_apart_through_the_profile(
 
 
 def test_an_error_reaches_the_model_behind_the_server_s_name(run: CopilotRun) -> None:
-    # Copilot marks the failure itself; its blocks are merged by the profile as above.
-    assert result(run, "fx-two_errors") == "MCP server 'fx': first problem\n\nsecond problem"
+    # Copilot puts its prefix before a failure's text as before a success's: plainmcp's
+    # profile marks the error, and merges its blocks as above.
+    assert result(run, "fx-two_errors") == (
+        "MCP server 'fx': Error: first problem\n\nsecond problem"
+    )
 
 
 def test_an_image_reaches_the_model_only_as_the_profile_s_description(run: CopilotRun) -> None:
@@ -114,12 +117,23 @@ def test_audio_reaches_the_model_only_as_the_profile_s_description(run: CopilotR
     )
 
 
-def test_a_resource_link_is_dropped(run: CopilotRun) -> None:
-    assert result(run, "demo-report_link", year=2024) == ""
+def test_a_resource_link_copilot_drops_reaches_the_model_as_the_profile_s_line(
+    run: CopilotRun,
+) -> None:
+    # The link itself becomes an empty string.
+    assert result(run, "demo-report_link", year=2024) == (
+        "[Resource link Annual report 2024: https://example.com/reports/2024.pdf]"
+    )
 
 
-def test_an_embedded_resource_reaches_the_model_as_its_text_only(run: CopilotRun) -> None:
-    assert result(run, "demo-release_notes") == "# Release notes\n\n- 0.1.0: first release.\n"
+def test_an_embedded_resource_reaches_the_model_as_its_text_and_the_profile_s_uri_line(
+    run: CopilotRun,
+) -> None:
+    # Copilot hands on only the resource's text; the profile's line names its URI.
+    assert result(run, "demo-release_notes") == (
+        "# Release notes\n\n- 0.1.0: first release.\n"
+        "[The resource notes://release/notes.md (text/markdown) is embedded in this result.]"
+    )
 
 
 def test_the_blocks_of_a_result_are_run_together(run: CopilotRun) -> None:
@@ -130,6 +144,10 @@ def test_the_blocks_of_a_result_are_run_together(run: CopilotRun) -> None:
         " this client does not pass it to the model.]",
         "[An audio block (audio/wav, 1,644 bytes) is part of this result;"
         " this client does not pass it to the model.]",
+    ]
+    described += [
+        "[The resource notes://release/notes.md (text/markdown) is embedded in this result.]",
+        "[Resource link Annual report 2025: https://example.com/reports/2025.pdf]",
     ]
     assert result(run, "demo-showcase") == (
         "\n\n".join(["One of each:", *described]) + "# Release notes\n\n- 0.1.0: first release.\n"

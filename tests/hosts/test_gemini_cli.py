@@ -70,12 +70,14 @@ def test_gemini_cli_sends_its_client_info_and_speaks_2025_06_18(
     assert {line["revision"] for line in log} == {"2025-06-18"}
 
 
-def test_text_beside_a_structured_value_reaches_the_model_as_the_text_only(
+def test_text_beside_a_structured_value_reaches_the_model_with_the_value(
     run: GeminiRun,
 ) -> None:
-    # With and without an output schema: the content, not structuredContent.
-    assert response(run, 0) == {"output": untrusted(BOTH_TEXT)}
-    assert response(run, 1) == {"output": untrusted(BOTH_TEXT)}
+    # Gemini shows the content, not structuredContent: plainmcp's profile adds the value's
+    # JSON to it, with and without an output schema. Each block is wrapped on its own.
+    both = {"output": untrusted(BOTH_TEXT) + "\n" + untrusted('{"count":2}')}
+    assert response(run, 0) == both
+    assert response(run, 1) == both
 
 
 def test_both_blocks_of_an_error_reach_the_model_as_json(run: GeminiRun) -> None:

@@ -96,15 +96,16 @@ def test_a_structured_result_is_its_value_unwrapped(demo_run: AgentRun) -> None:
     ]
 
 
-def test_an_error_is_handed_back_as_a_retry_with_its_text(demo_run: AgentRun) -> None:
+def test_an_error_is_handed_back_as_a_retry_with_its_text_marked(demo_run: AgentRun) -> None:
+    # A ToolReturnPart like a success's: plainmcp's profile puts "Error: " first.
     part = returned(demo_run, "divide-by-zero")
     assert (type(part).__name__, part.content, part.outcome) == (
         "ToolReturnPart",
-        "Cannot divide by zero",
+        "Error: Cannot divide by zero",
         "retried",
     )
     assert content(demo_run, "add-missing") == (
-        "Invalid arguments for tool 'add':\n- b: Field required"
+        "Error: Invalid arguments for tool 'add':\n- b: Field required"
     )
 
 
@@ -119,12 +120,22 @@ def test_images_and_audio_reach_the_model_as_binary_content(demo_run: AgentRun) 
     )
 
 
-def test_an_embedded_resource_is_its_text_or_bytes_without_its_uri(demo_run: AgentRun) -> None:
-    assert content(demo_run, "release-notes") == NOTES_TEXT
-    assert binary(content(demo_run, "release-notes-gz")) == (
+def test_an_embedded_resource_is_its_text_or_bytes_and_the_profile_s_uri_line(
+    demo_run: AgentRun,
+) -> None:
+    # pydantic-ai hands on only the text or bytes; the profile's line names the URI.
+    assert content(demo_run, "release-notes") == [
+        NOTES_TEXT,
+        "[The resource notes://release/notes.md (text/markdown) is embedded in this result.]",
+    ]
+    blob, line = content(demo_run, "release-notes-gz")
+    assert binary(blob) == (
         "BinaryContent",
         "application/gzip",
         gzip.compress(NOTES_TEXT.encode(), mtime=0),
+    )
+    assert line == (
+        "[The resource notes://release/notes.md.gz (application/gzip) is embedded in this result.]"
     )
 
 
@@ -141,7 +152,11 @@ def test_showcase_is_a_list_of_one_item_per_block(demo_run: AgentRun) -> None:
         demo.png(16, 16, lambda x, y: demo.COLORS["blue"]),
     )
     assert binary(items[2]) == ("BinaryContent", "audio/wav", demo.sine_wav(880, 100))
-    assert items[3:] == [NOTES_TEXT, "https://example.com/reports/2025.pdf"]
+    assert items[3:] == [
+        NOTES_TEXT,
+        "[The resource notes://release/notes.md (text/markdown) is embedded in this result.]",
+        "https://example.com/reports/2025.pdf",
+    ]
 
 
 # --- the fixture's host behaviours ------------------------------------------------------------
@@ -162,11 +177,12 @@ def test_text_beside_a_structured_value_reaches_the_model_through_the_profile(
     assert fixture_run.returns[0].content == [BOTH_TEXT, {"count": 2}]
 
 
-def test_text_beside_a_required_structured_value_is_dropped_by_the_framework(
+def test_text_beside_a_required_structured_value_reaches_the_model_too(
     fixture_run: AgentRun,
 ) -> None:
-    assert fixture_run.returns[1].content == {"count": 2}
-    assert BOTH_TEXT not in repr(fixture_run.returns[1])
+    # pydantic-ai would show only structuredContent: the profile lists the tool without its
+    # output schema and sends the text and the value's JSON (which pydantic-ai parses).
+    assert fixture_run.returns[1].content == [BOTH_TEXT, {"count": 2}]
 
 
 def test_a_two_block_error_reaches_the_model_as_one_text_through_the_profile(
@@ -176,7 +192,10 @@ def test_a_two_block_error_reaches_the_model_as_one_text_through_the_profile(
     # profile ("fastmcp" is shared with FastMCP's client, which keeps only the first block)
     # merges the blocks into one.
     part = fixture_run.returns[2]
-    assert (part.content, part.outcome) == ("first problem\n\nsecond problem", "retried")
+    assert (part.content, part.outcome) == (
+        "Error: first problem\n\nsecond problem",
+        "retried",
+    )
 
 
 def test_a_two_block_success_is_a_list_of_two_strings(fixture_run: AgentRun) -> None:

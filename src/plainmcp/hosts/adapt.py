@@ -169,7 +169,7 @@ def describe(block: Mapping[str, Any]) -> str:
     if kind == "resource":
         resource = block.get("resource", {})
         mime = f" ({resource['mimeType']})" if resource.get("mimeType") else ""
-        return f"[The embedded resource above is {resource.get('uri', '')}{mime}.]"
+        return f"[The resource {resource.get('uri', '')}{mime} is embedded in this result.]"
     mime = block.get("mimeType", "unknown type")
     try:
         size = f"{len(base64.b64decode(block.get('data', ''), validate=True)):,} bytes"
