@@ -84,6 +84,8 @@ class LangChain:
 
     def __init__(self, mode: Mode) -> None:
         self.mode = mode
+        self.per_call_sessions = mode == "per-call"
+        """Whether every call gets a session (and over stdio a server process) of its own."""
 
     def problem(self) -> str | None:
         return langchain_problem()
