@@ -17,6 +17,7 @@ from plainmcp.hosts.profiles import (
     known,
     profile_for,
 )
+from tests.hosts.comparison import head_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
 CELLS = (
@@ -36,8 +37,9 @@ CELLS = (
 
 
 def test_docs_hosts_md_is_generated_from_the_table() -> None:
-    assert DOCS.read_text(encoding="utf-8") == hosts_markdown(), (
-        "docs/hosts.md is stale: python -m plainmcp.hosts.profiles > docs/hosts.md"
+    # The page's part before the comparison's marker line (tests/hosts/comparison.py).
+    assert head_of(DOCS.read_text(encoding="utf-8")) == hosts_markdown(), (
+        "docs/hosts.md is stale: python -m tests.hosts.comparison"
     )
 
 

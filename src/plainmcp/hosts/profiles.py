@@ -449,8 +449,9 @@ def hosts_markdown() -> str:
 _HEAD = """\
 # Hosts
 
-<!-- Generated from src/plainmcp/hosts/profiles.py by `python -m plainmcp.hosts.profiles`.
-     Do not edit by hand: tests/hosts/test_profiles.py fails when this file is stale. -->
+<!-- Generated from src/plainmcp/hosts/profiles.py, and the comparison at the end from the
+     host tests, by `python -m tests.hosts.comparison`. Do not edit by hand:
+     tests/hosts/test_profiles.py and test_comparison.py fail when this file is stale. -->
 
 What each known MCP client hands its model from a tool result. plainmcp picks a row by the
 `clientInfo.name` a client sends (at `initialize`, or in each 2026-07-28 request's `_meta`;
