@@ -55,10 +55,12 @@ def stdio(obj: str, log: Path | None = None, record: Path | None = None) -> Any:
 
 def parts_of(content: Any) -> list[Part]:
     """A tool return's content as Parts: strings are text, binaries keep their bytes, any
-    other value (pydantic-ai parses JSON text and unwraps structured values) is its JSON."""
+    other value (pydantic-ai parses JSON text and unwraps structured values) is its JSON. A
+    list is the parts of a result when it holds a string or a binary, else one value (the rows
+    of a structured result), which a provider is sent as one JSON array."""
     from pydantic_ai.messages import BinaryContent
 
-    if isinstance(content, list):
+    if isinstance(content, list) and any(isinstance(i, str | BinaryContent) for i in content):
         return [p for item in content for p in parts_of(item)]
     if isinstance(content, str):
         return [Part("text", text=content)]

@@ -46,8 +46,6 @@ ANCHORS: dict[str, dict[str, dict[str, str]]] = {
         "pydantic-ai-stdio": {
             "embedded resource": "its URI lost",
             "error recognisable": "shown as a success",
-            "rows rebuilt (no output schema)": "no rows shown as JSON",
-            "rows rebuilt (output schema)": "no rows shown as JSON",
             "text and value (no output schema)": "the text lost",
             "text and value (output schema)": "the text lost",
         },
@@ -85,8 +83,6 @@ ANCHORS: dict[str, dict[str, dict[str, str]]] = {
         "pydantic-ai-stdio": {
             "embedded resource": "its URI lost",
             "error recognisable": "shown as a success",
-            "rows rebuilt (no output schema)": "no rows shown as JSON",
-            "rows rebuilt (output schema)": "no rows shown as JSON",
             "text and value (no output schema)": "the text lost",
             "text and value (output schema)": "the text lost",
         },

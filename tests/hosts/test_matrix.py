@@ -42,8 +42,6 @@ OPEN: dict[str, dict[str, str]] = {
     "pydantic-ai-stdio": {
         "embedded resource": "its URI lost",
         "error recognisable": "shown as a success",
-        "rows rebuilt (no output schema)": "no rows shown as JSON",
-        "rows rebuilt (output schema)": "no rows shown as JSON",
         "text and value (output schema)": "the text lost",
     },
     "openai-agents-stdio": {
