@@ -71,6 +71,13 @@ class Driver(Protocol):
         ...
 
 
+def run_id(driver: Driver, transport: Transport | str) -> str:
+    """A run's name in the matrix: the profile key, the driver's `mode` when it has one (a
+    framework driven two ways, e.g. LangChain's "session" and "per-call"), the transport."""
+    mode = getattr(driver, "mode", "")
+    return "-".join(part for part in (driver.key, mode, transport) if part)
+
+
 def tool_named(driver: Driver, server: str) -> Callable[[str], str]:
     """A `name` function for scripts.follow_continuation: the server's tool name as the host
     names it."""

@@ -167,7 +167,9 @@ def _media_checks(parts: Sequence[Part], saved: dict[str, bytes]) -> dict[str, s
         or "audio/wav" in shown
         or any(data == mx.WAV for data in saved.values())
         else "neither shown, saved nor described",
-        "link": None if mx.LINK_URI in shown else "its URI lost",
+        "link": None
+        if mx.LINK_URI in shown or any(p.kind == "link" and p.text == mx.LINK_URI for p in parts)
+        else "its URI lost",
         "embedded resource": None
         if mx.EMBEDDED_TEXT in shown and mx.EMBEDDED_URI in shown
         else ("its URI lost" if mx.EMBEDDED_TEXT in shown else "its text lost"),

@@ -54,27 +54,21 @@ def stdio(obj: str, log: Path | None = None, record: Path | None = None) -> Any:
 
 
 def parts_of(content: Any) -> list[Part]:
-    """A tool return's content as Parts. pydantic-ai hands on one block as its value and several
-    as a list of values: strings are text, binaries keep their bytes, any other value
-    (pydantic-ai parses a JSON text) is its JSON. A list with no string or binary in it is one
-    parsed JSON value, not several blocks."""
+    """A tool return's content as Parts: strings are text, binaries keep their bytes, any
+    other value (pydantic-ai parses JSON text and unwraps structured values) is its JSON. A
+    list is the parts of a result when it holds a string or a binary, else one value (the rows
+    of a structured result), which a provider is sent as one JSON array."""
     from pydantic_ai.messages import BinaryContent
 
-    if isinstance(content, list) and any(isinstance(item, str | BinaryContent) for item in content):
-        return [p for item in content for p in _part(item)]
-    return _part(content)
-
-
-def _part(value: Any) -> list[Part]:
-    from pydantic_ai.messages import BinaryContent
-
-    if isinstance(value, str):
-        return [Part("text", text=value)]
-    if isinstance(value, BinaryContent):
-        kind = value.media_type.partition("/")[0]
+    if isinstance(content, list) and any(isinstance(i, str | BinaryContent) for i in content):
+        return [p for item in content for p in parts_of(item)]
+    if isinstance(content, str):
+        return [Part("text", text=content)]
+    if isinstance(content, BinaryContent):
+        kind = content.media_type.partition("/")[0]
         kind = kind if kind in ("image", "audio") else "binary"
-        return [Part(kind, media_type=value.media_type, data=value.data)]
-    return [Part("json", text=json.dumps(value))]
+        return [Part(kind, media_type=content.media_type, data=content.data)]
+    return [Part("json", text=json.dumps(content))]
 
 
 @dataclass

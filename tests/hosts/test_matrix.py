@@ -19,21 +19,37 @@ import pytest
 from tests.hosts import matrix, needs
 from tests.hosts import matrix_server as mx
 from tests.hosts.claude_code import ClaudeCode
-from tests.hosts.drivers import Driver, Target
+from tests.hosts.drivers import Driver, Target, run_id
+from tests.hosts.langchain_agent import LangChain
+from tests.hosts.openai_agents_agent import OpenAiAgents
 from tests.hosts.pydantic_ai_agent import PydanticAi
 from tests.http_server import http_server
 
 SERVER = Path(mx.__file__).resolve()
 
-DRIVERS: tuple[Driver, ...] = (ClaudeCode(), PydanticAi())
+DRIVERS: tuple[Driver, ...] = (
+    ClaudeCode(),
+    PydanticAi(),
+    OpenAiAgents(),
+    LangChain("session"),
+    LangChain("per-call"),
+)
 """Every host and framework of the matrix."""
 
-OPEN: dict[str, dict[str, str]] = {}
+OPEN: dict[str, dict[str, str]] = {
+    # get_tools(): a new session and server process per call, so every ref is unknown to the
+    # process that gets it (issue 24 item 5).
+    "langchain-mcp-adapters-per-call-stdio": {
+        "rows rebuilt (no output schema)": "no rows shown as JSON",
+        "rows rebuilt (output schema)": "no rows shown as JSON",
+        "text rebuilt": "39,380 of 150,000 characters rebuilt, the first difference at 39,098",
+    },
+}
 """What is still broken, per run: issue 24 empties it. Exact both ways: a promise that breaks
 fails the test, and so does one that holds while listed here."""
 
 RUNS = [
-    pytest.param(driver, transport, id=f"{driver.key}-{transport}")
+    pytest.param(driver, transport, id=run_id(driver, transport))
     for driver in DRIVERS
     for transport in driver.transports
 ]
@@ -60,4 +76,4 @@ def test_every_promise_holds_on_every_host(
         target(transport, request), matrix.script(lambda t: driver.tool_name(mx.NAME, t))
     )
     broken = {name: why for name, why in matrix.check(seen).items() if why is not None}
-    assert broken == OPEN.get(f"{driver.key}-{transport}", {})
+    assert broken == OPEN.get(run_id(driver, transport), {})

@@ -17,6 +17,7 @@ from plainmcp.hosts.profiles import (
     known,
     profile_for,
 )
+from tests.hosts.comparison import head_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
 CELLS = (
@@ -38,8 +39,9 @@ CELLS = (
 
 
 def test_docs_hosts_md_is_generated_from_the_table() -> None:
-    assert DOCS.read_text(encoding="utf-8") == hosts_markdown(), (
-        "docs/hosts.md is stale: python -m plainmcp.hosts.profiles > docs/hosts.md"
+    # The page's part before the comparison's marker line (tests/hosts/comparison.py).
+    assert head_of(DOCS.read_text(encoding="utf-8")) == hosts_markdown(), (
+        "docs/hosts.md is stale: python -m tests.hosts.comparison"
     )
 
 
@@ -105,8 +107,8 @@ def test_every_cell_names_its_source(profile: HostProfile) -> None:
 def test_unknown_cells_take_the_generic_value() -> None:
     assert CLAUDE_CODE.limit.value == 50_000
     assert known(CLAUDE_CODE, "limit") == 50_000
-    assert SDK_DEFAULT.embedded.value is None
-    assert known(SDK_DEFAULT, "embedded") == "shown"
+    assert SDK_DEFAULT.links.value is None
+    assert known(SDK_DEFAULT, "links") == "shown"
     assert known(GENERIC, "limit") is None
 
 

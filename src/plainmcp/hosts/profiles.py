@@ -341,7 +341,7 @@ LANGCHAIN = HostProfile(
     error_blocks=Cell("all", f"{_LANGCHAIN}: _summarize_tool_error joins every text block"),
     images=Cell("shown", _LANGCHAIN),
     audio=Cell("refused", f"{_LANGCHAIN}: NotImplementedError for AudioContent"),
-    embedded=Cell("shown", _LANGCHAIN),
+    embedded=Cell("bare", f"{_MX_TEST}: a text block with the resource's text, not its URI"),
     links=Cell("text", f"{_LANGCHAIN}: a file block with the URI"),
     limit=UNKNOWN,
     limit_raise=UNKNOWN,
@@ -378,7 +378,7 @@ SDK_DEFAULT = HostProfile(
         "refused",
         "LangChain sends it and fails the whole call on an audio block: described instead",
     ),
-    embedded=UNKNOWN,
+    embedded=Cell("bare", "LangChain sends it and shows only the resource's text"),
     links=UNKNOWN,
     limit=Cell(None, "none of the frameworks that send it has a limit"),
     limit_raise=UNKNOWN,
@@ -509,8 +509,9 @@ def hosts_markdown() -> str:
 _HEAD = """\
 # Hosts
 
-<!-- Generated from src/plainmcp/hosts/profiles.py by `python -m plainmcp.hosts.profiles`.
-     Do not edit by hand: tests/hosts/test_profiles.py fails when this file is stale. -->
+<!-- Generated from src/plainmcp/hosts/profiles.py, and the comparison at the end from the
+     host tests, by `python -m tests.hosts.comparison`. Do not edit by hand:
+     tests/hosts/test_profiles.py and test_comparison.py fail when this file is stale. -->
 
 What each known MCP client hands its model from a tool result. plainmcp picks a row by the
 `clientInfo.name` a client sends (at `initialize`, or in each 2026-07-28 request's `_meta`;
