@@ -22,13 +22,13 @@ def test_the_servers_limits_are_lowered_to_the_room_and_never_raised_or_turned_o
     assert budget.limits_for(limits, CODEX_CLI) == PayloadLimits(
         text_block=10_767, text_result=10_767, structured=10_767
     )
-    assert budget.limits_for(limits, CLAUDE_CODE) is limits
+    assert budget.limits_for(limits, CLAUDE_CODE) == limits
     # A limit the server turned off stays off.
     unbounded = PayloadLimits(text_block=None, text_result=50_000, structured=None)
     assert budget.limits_for(unbounded, GEMINI_CLI) == PayloadLimits(
         text_block=None, text_result=36_000, structured=None
     )
-    assert budget.limits_for(limits, PYDANTIC_AI) is limits
+    assert budget.limits_for(limits, PYDANTIC_AI) == limits
 
 
 def test_a_host_with_a_limit_counts_in_its_unit_with_the_value_in_the_text() -> None:

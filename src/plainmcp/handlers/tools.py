@@ -114,18 +114,24 @@ async def call(server: Server, ex: Exchange) -> dict[str, Any]:
     tool = server._tools.get(name)
     if tool is None:
         tool = find(server, name)
-    outcome = await run(server, ex, tool)
-    return rendered(server, ex, outcome, tool)
+    profile = profile_for(ex.client_info)
+    outcome = await run(server, ex, tool, profile)
+    return rendered(server, ex, outcome, tool, profile)
 
 
 def rendered(
-    server: Server, ex: Exchange, outcome: CallResult, tool: Tool | None
+    server: Server,
+    ex: Exchange,
+    outcome: CallResult,
+    tool: Tool | None,
+    profile: HostProfile | None = None,
 ) -> dict[str, Any]:
     """The CallToolResult for the request's revision and host (GENERIC: one dict lookup more)."""
     schema = tool.output_schema if tool is not None else None
     mode = tool.text_fallback if tool is not None else None
     out = render.call_result(outcome, ex.revision, server.options, schema, mode)
-    profile = profile_for(ex.client_info)
+    if profile is None:
+        profile = profile_for(ex.client_info)
     if profile is GENERIC:
         return out
     return adapt.call_result(out, outcome, profile, ex.revision.structured)
@@ -143,7 +149,9 @@ def find(server: Server, name: str) -> Tool:
     return tool
 
 
-async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
+async def run(
+    server: Server, ex: Exchange, tool: Tool, profile: HostProfile | None = None
+) -> CallResult:
     """The call's result before rendering (what middleware sees): the tool's scopes, then
     the concurrency bound and the payload guards (the tool's own limits, else the server's).
     The scope check is here, not in `call`, so
@@ -169,7 +177,8 @@ async def run(server: Server, ex: Exchange, tool: Tool) -> CallResult:
         async with _slots(server):
             outcome = await once()
     limits = tool.limits or server.payload_limits
-    profile = profile_for(ex.client_info)
+    if profile is None:
+        profile = profile_for(ex.client_info)
     counting = PLAIN
     if profile is not GENERIC:
         # Within what the host takes too, counted as it counts (hosts/budget.py).

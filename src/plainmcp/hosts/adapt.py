@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -35,27 +36,52 @@ def call_result(
     `structured`: which structuredContent values the request's revision carries."""
     if profile is GENERIC:
         return out
-    reads = profile.reads.value  # unknown: the result as sent
+    plan = _plan(profile)
+    reads = plan.reads
     if reads is not None and "structuredContent" in out and result.structured_json is not None:
-        _value_as_content(out, orjson.loads(result.structured_json), reads)
-    elif known(profile, "json_text_parsed") and structured != "none":
+        _value_as_content(out, result.structured_json, reads)
+    elif plan.json_text_parsed and structured != "none":
         _json_text_as_object(out, structured)
-    if out.get("isError") and known(profile, "error_blocks") == "first":
+    if plan.error_first and out.get("isError"):
         _merge_text(out)
-    carried = {kind: known(profile, cell) for kind, cell in _CARRIED.items()}
-    if any(carried[k] in _UNSEEN for k in ("image", "audio", "resource_link")) or (
-        carried["resource"] == "bare"
-    ):
-        _describe_unseen(out, carried)
-    if known(profile, "text_join") == "run together":
+    if plan.describes:
+        _describe_unseen(out, plan.carried)
+    if plan.run_together:
         _merge_text(out)
-    if out.get("isError") and not known(profile, "error_marked"):
+    if plan.mark_errors and out.get("isError"):
         _mark_error(out)
     return out
 
 
 _UNSEEN = frozenset({"dropped", "refused"})
 _CARRIED = {"image": "images", "audio": "audio", "resource_link": "links", "resource": "embedded"}
+
+
+class _Plan(NamedTuple):
+    """What `call_result` does for one profile, read off its cells once."""
+
+    reads: str | None
+    json_text_parsed: bool
+    error_first: bool
+    carried: dict[str, str]
+    describes: bool
+    run_together: bool
+    mark_errors: bool
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(profile: HostProfile) -> _Plan:
+    carried = {kind: known(profile, cell) for kind, cell in _CARRIED.items()}
+    return _Plan(
+        reads=profile.reads.value,  # unknown: the result as sent
+        json_text_parsed=bool(known(profile, "json_text_parsed")),
+        error_first=known(profile, "error_blocks") == "first",
+        carried=carried,
+        describes=any(carried[k] in _UNSEEN for k in ("image", "audio", "resource_link"))
+        or carried["resource"] == "bare",
+        run_together=known(profile, "text_join") == "run together",
+        mark_errors=not known(profile, "error_marked"),
+    )
 
 
 def shows_one_part(profile: HostProfile) -> bool:
@@ -66,18 +92,22 @@ def shows_one_part(profile: HostProfile) -> bool:
     return profile is not GENERIC and profile.reads.value in ("structured", "both")
 
 
-def _value_as_content(out: dict[str, Any], value: Any, reads: str) -> None:
+def _value_as_content(out: dict[str, Any], structured: bytes, reads: str) -> None:
     """Make sure `content` carries the value's JSON; for a host that does not show `content`
     beside structuredContent, leave structuredContent out unless `content` is exactly that JSON
     (then the model gets the same either way and the result stays what the spec describes)."""
     blocks = out["content"]
-    mirror = {"type": "text", "text": orjson.dumps(value).decode()}
-    texts = [i for i, b in enumerate(blocks) if b.get("type") == "text"]
-    elsewhere = [i for i in texts if blocks[i]["text"] == STRUCTURED_ELSEWHERE]
-    if elsewhere:
-        blocks[elsewhere[0]] = mirror
-    elif not any(_is_json_of(blocks[i]["text"], value) for i in texts):
-        blocks.append(mirror)
+    raw = structured.decode()
+    texts = [b["text"] for b in blocks if b.get("type") == "text"]
+    if raw not in texts:  # the common case, the value's own JSON text, needs no parsing
+        mirror = {"type": "text", "text": raw}
+        if STRUCTURED_ELSEWHERE in texts:
+            at = next(i for i, b in enumerate(blocks) if b.get("text") == STRUCTURED_ELSEWHERE)
+            blocks[at] = mirror
+        else:
+            value = orjson.loads(structured)
+            if not any(_is_json_of(t, value) for t in texts):
+                blocks.append(mirror)
     if reads == "content":
         return
     if reads == "structured" and len(blocks) == 1:

@@ -10,6 +10,7 @@ that limit too, counted in the host's own unit.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from plainmcp.hosts.profiles import GENERIC, HostProfile, known
 from plainmcp.options import PayloadLimits
@@ -27,6 +28,7 @@ def room(profile: HostProfile) -> int | None:
     return None if limit is None else int(limit * MARGIN)
 
 
+@functools.lru_cache(maxsize=256)
 def limits_for(limits: PayloadLimits, profile: HostProfile) -> PayloadLimits:
     """`limits` lowered to what `profile`'s host takes (the same object when it takes more);
     a limit the server turned off stays off."""
@@ -51,6 +53,7 @@ def limits_for(limits: PayloadLimits, profile: HostProfile) -> PayloadLimits:
     )
 
 
+@functools.lru_cache(maxsize=64)
 def counting(profile: HostProfile) -> Counting:
     """How the guards count a result for `profile`'s host: in its unit, and the structured
     value in the text's budget: plainmcp sends every known host the value as text too

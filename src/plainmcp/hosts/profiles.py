@@ -76,6 +76,9 @@ class HostProfile(NamedTuple):
     structured value, and fails the call when that is not an object."""
     verified: str = ""
     """The client versions (or source revision) the cells were read at."""
+    client_prefixes: tuple[str, ...] = ()
+    """Starts of `clientInfo.name` values that select this profile, for a client that adds
+    to its name (Qwen Code: its own name, then the server's name in its config)."""
 
 
 GENERIC = HostProfile(
@@ -432,6 +435,9 @@ PROFILES: tuple[HostProfile, ...] = (
 """Every profile; GENERIC last."""
 
 _BY_NAME: dict[str, HostProfile] = {name.lower(): p for p in PROFILES for name in p.client_names}
+_BY_PREFIX: tuple[tuple[str, HostProfile], ...] = tuple(
+    (start.lower(), p) for p in PROFILES for start in p.client_prefixes
+)
 _SEEN: dict[object, HostProfile] = {}
 """`clientInfo.name` as sent -> profile, so a known client costs one dict lookup per request."""
 _SEEN_MAX = 1024
@@ -444,11 +450,19 @@ def profile_for(client_info: Mapping[str, Any]) -> HostProfile:
         return _SEEN[name]
     except (KeyError, TypeError):
         pass
-    profile = _BY_NAME.get(name.lower(), GENERIC) if isinstance(name, str) else GENERIC
+    profile = _by_name(name) if isinstance(name, str) else GENERIC
     if isinstance(name, str) and len(_SEEN) < _SEEN_MAX:
         # Names are the client's to choose: remember a bounded number.
         _SEEN[name] = profile
     return profile
+
+
+def _by_name(name: str) -> HostProfile:
+    lowered = name.lower()
+    found = _BY_NAME.get(lowered)
+    if found is not None:
+        return found
+    return next((p for start, p in _BY_PREFIX if lowered.startswith(start)), GENERIC)
 
 
 def known(profile: HostProfile, cell: str) -> Any:
