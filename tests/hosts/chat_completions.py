@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import subprocess
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from tests.hosts.claude_code import _group
 from tests.hosts.scripts import Part, Script
 from tests.hosts.stub_server import StubServer
 
@@ -135,3 +140,66 @@ class ChatStub(StubServer):
             return json.dumps(reply).encode(), "application/json"
         last = {**_chunk(turn, model, {}, finish), "usage": usage}
         return _sse([_chunk(turn, model, delta, None), last]), "text/event-stream"
+
+
+@dataclass
+class ChatRun:
+    """What a host sent its model during one run."""
+
+    turns: list[dict[str, Any]]
+    """The agent turns' request bodies, in order (side requests left out)."""
+    results: list[list[Part]]
+    """What each call gave back to the model, as the last turn holds it."""
+    output: str
+    """The host's stdout."""
+    saved: dict[str, bytes]
+    """Files the host saved for its model under its throwaway HOME, by path."""
+
+    @property
+    def tools(self) -> list[str]:
+        """The names of the tools offered in the first agent turn."""
+        return offered(self.turns[0]) if self.turns else []
+
+
+def clean_env(home: Path, prefixes: tuple[str, ...]) -> dict[str, str]:
+    """This environment without the caller's settings of the host (`prefixes`) or of any model
+    API, HOME and the XDG directories in the throwaway `home`."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OPENAI_", "ANTHROPIC_", "XDG_", *prefixes))
+    }
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local" / "share"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_STATE_HOME=str(home / ".local" / "state"),
+    )
+    return env
+
+
+def run_host(
+    name: str,
+    command: Sequence[str],
+    env: dict[str, str],
+    cwd: Path,
+    home: Path,
+    stub: ChatStub,
+    *,
+    saved: str,
+    timeout: float,
+) -> ChatRun:
+    """Run `command` (the host, pointed at `stub`, already entered) in its own process group
+    to its end; `saved` is the glob under `home` of the files the host saves for its model."""
+    with _group(list(command), env, cwd) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{name} did not end within {timeout} s") from None
+    assert not stub.failures, stub.failures
+    assert proc.returncode == 0, f"{name} exited {proc.returncode}:\n{out[-4000:]}\n{err[-4000:]}"
+    turns = stub.turns
+    results = stub.results(turns[-1]) if turns else []
+    files = {str(p): p.read_bytes() for p in home.glob(saved) if p.is_file()}
+    return ChatRun(turns, results, out, files)

@@ -19,13 +19,23 @@ import pytest
 from tests.hosts import matrix, needs
 from tests.hosts import matrix_server as mx
 from tests.hosts.claude_code import ClaudeCode
+from tests.hosts.continue_cli import ContinueCli
 from tests.hosts.drivers import Driver, Target
+from tests.hosts.opencode_cli import KILO, OPENCODE, OpenCodeDriver
 from tests.hosts.pydantic_ai_agent import PydanticAi
+from tests.hosts.qwen_code import QwenCode
 from tests.http_server import http_server
 
 SERVER = Path(mx.__file__).resolve()
 
-DRIVERS: tuple[Driver, ...] = (ClaudeCode(), PydanticAi())
+DRIVERS: tuple[Driver, ...] = (
+    ClaudeCode(),
+    PydanticAi(),
+    OpenCodeDriver(OPENCODE),
+    OpenCodeDriver(KILO),
+    QwenCode(),
+    ContinueCli(),
+)
 """Every host and framework of the matrix."""
 
 OPEN: dict[str, dict[str, str]] = {
