@@ -3,10 +3,11 @@ API most hosts take an OpenAI-compatible base URL for (opencode, Kilo Code's CLI
 Continue's CLI).
 
 Each agent turn is answered from a `Script`: the results so far are the `role: "tool"` messages
-of the request (reduced to `Part`s), the reply is the next call as one streamed `tool_calls`
-delta, or a final text. A side request (a title, a summary: one that offers none of the tools
-`is_turn` looks for) gets a short text. Every request body is kept, so the tool messages of the
-last turn are exactly what the model would have received.
+of the request (reduced to `Part`s), each as the model got it in the turn right after its call
+(Kilo Code's CLI later replaces old ones by "[Old tool result content cleared]"); the reply is
+the next call as one streamed `tool_calls` delta, or a final text. A side request (a title, a
+summary: one that offers none of the tools `is_turn` looks for) gets a short text. Every request
+body is kept.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ class ChatStub(StubServer):
         self.is_turn = is_turn
         self.results = results or (lambda b: [parts_of(m.get("content")) for m in tool_messages(b)])
         self.failures: list[str] = []
+        self.shown: list[list[Part]] = []
+        """Each call's result as the model first got it, in order."""
 
     @property
     def turns(self) -> list[dict[str, Any]]:
@@ -109,7 +112,10 @@ class ChatStub(StubServer):
         call = None
         if self.is_turn(body):
             try:
-                call = self.script(self.results(body))
+                with self._lock:
+                    self.shown += self.results(body)[len(self.shown) :]
+                    shown = list(self.shown)
+                call = self.script(shown)
             except Exception as exc:
                 # A broken script ends the run; the harness then fails with it.
                 self.failures.append(repr(exc))
@@ -149,7 +155,7 @@ class ChatRun:
     turns: list[dict[str, Any]]
     """The agent turns' request bodies, in order (side requests left out)."""
     results: list[list[Part]]
-    """What each call gave back to the model, as the last turn holds it."""
+    """What each call gave back to the model, in the turn after it."""
     output: str
     """The host's stdout."""
     saved: dict[str, bytes]
@@ -199,7 +205,5 @@ def run_host(
             raise AssertionError(f"{name} did not end within {timeout} s") from None
     assert not stub.failures, stub.failures
     assert proc.returncode == 0, f"{name} exited {proc.returncode}:\n{out[-4000:]}\n{err[-4000:]}"
-    turns = stub.turns
-    results = stub.results(turns[-1]) if turns else []
     files = {str(p): p.read_bytes() for p in home.glob(saved) if p.is_file()}
-    return ChatRun(turns, results, out, files)
+    return ChatRun(stub.turns, list(stub.shown), out, files)

@@ -55,7 +55,9 @@ def run_qwen(
     needs.require(qwen_problem())
     names = tuple(f"mcp__{name}__" for name in servers)
     stub = ChatStub(script, lambda b: any(n.startswith(names) for n in offered(b)))
-    with stub, tempfile.TemporaryDirectory(prefix="plainmcp-qw-") as tmp:
+    # Under /tmp whatever TMPDIR says: the path Qwen Code names in a cut result's preview is
+    # under it, so the preview's length is the same on every machine.
+    with stub, tempfile.TemporaryDirectory(prefix="plainmcp-qw-", dir="/tmp") as tmp:
         home = Path(tmp) / "home"
         (home / ".qwen").mkdir(parents=True)
         (home / ".qwen" / "settings.json").write_text(json.dumps(settings(servers)))
