@@ -270,7 +270,7 @@ def _opencode_like(key: str, title: str, name: str, version: str, more: str) -> 
             f"{mx}: in a user message after the result, for a model declared to take images"
             " (else a line saying it cannot read them)",
         ),
-        audio=Cell("dropped", mx),
+        audio=Cell("dropped", f"{mx}, before this row: plainmcp now adds a description"),
         embedded=Cell("text", f"{mx}: only the resource's text, the URI is lost"),
         links=Cell("dropped", f"{mx}: nothing of the link reaches the model"),
         limit_chars=Cell(
@@ -283,7 +283,9 @@ def _opencode_like(key: str, title: str, name: str, version: str, more: str) -> 
         max_result_size_meta=UNKNOWN,
         reads_resources=Cell(True, f"{sizes}: read_mcp_resource reads a listed resource"),
         text_join=Cell("apart", f"{sizes}: a blank line between the blocks"),
-        error_marked=Cell(False, f"{mx}: the blocks, as for a success"),
+        error_marked=Cell(
+            False, f"{mx}, before this row: the blocks, as for a success (now `Error: ` first)"
+        ),
         verified=f"{version} (clientInfo {name} {version}, asking for revision 2025-11-25){more}",
     )
 
@@ -356,7 +358,11 @@ CONTINUE_CLI = HostProfile(
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(False, f"{_CN_TEST}: no resource tool is offered to the model"),
     text_join=Cell("apart", f"{_CN_TEST}: one JSON object per block"),
-    error_marked=Cell(False, f"{_CN_MX}: the blocks' JSON, as for a success; {_CN_SRC}"),
+    error_marked=Cell(
+        False,
+        f"{_CN_MX}, before this row: the blocks' JSON, as for a success (now `Error: ` first);"
+        f" {_CN_SRC}",
+    ),
     verified="1.5.47 (clientInfo continue-cli-client 1.0.0, asking for revision 2025-11-25)",
 )
 
