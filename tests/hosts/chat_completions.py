@@ -67,6 +67,30 @@ def parts_of(content: Any) -> list[Part]:
     return parts
 
 
+def results_with_media(media: str) -> Callable[[Mapping[str, Any]], list[list[Part]]]:
+    """A request's results for a host that hands a result's images on in a user message after
+    it, starting with the text `media`: each tool message's content as parts, with the parts
+    of such a message after it (the text `media` taken off)."""
+
+    def results(body: Mapping[str, Any]) -> list[list[Part]]:
+        found: list[list[Part]] = []
+        for message in body.get("messages", []):
+            content = message.get("content")
+            if message.get("role") == "tool":
+                found.append(parts_of(content))
+            elif (
+                message.get("role") == "user"
+                and isinstance(content, list)
+                and content
+                and content[0].get("text") == media
+                and found
+            ):
+                found[-1] += parts_of(content[1:])
+        return found
+
+    return results
+
+
 def _sse(chunks: Sequence[dict[str, Any]]) -> bytes:
     lines = [f"data: {json.dumps(c)}\n\n" for c in chunks]
     return "".join([*lines, "data: [DONE]\n\n"]).encode()

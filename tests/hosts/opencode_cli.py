@@ -25,33 +25,16 @@ from tests.hosts.chat_completions import (
     ChatStub,
     clean_env,
     offered,
-    parts_of,
+    results_with_media,
     run_host,
 )
 from tests.hosts.claude_code import HOSTS_DIR
 from tests.hosts.drivers import Seen, Target, Transport
-from tests.hosts.scripts import Part, Script
+from tests.hosts.scripts import Script
 
 MEDIA = "Attached media from tool result:"
 """The text the host puts before the images of a tool result, in a user message after it."""
-
-
-def results_of(body: Mapping[str, Any]) -> list[list[Part]]:
-    """Each tool message's content as parts, with the images of the media message after it."""
-    found: list[list[Part]] = []
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if message.get("role") == "tool":
-            found.append(parts_of(content))
-        elif (
-            message.get("role") == "user"
-            and isinstance(content, list)
-            and content
-            and content[0].get("text") == MEDIA
-            and found
-        ):
-            found[-1] += parts_of(content[1:])
-    return found
+results_of = results_with_media(MEDIA)
 
 
 class OpenCodeHost:

@@ -5,9 +5,9 @@ OPENAI_MODEL with `security.auth.selectedType: "openai"`; the base URL is `ChatS
 (chat_completions.py). Its settings.json, in a throwaway HOME, lists only the servers given, each
 trusted (no confirmation), with tool search off (`tools.toolSearch.enabled: false`: else MCP
 tools are offered only behind its `tool_search` tool). It names an MCP server's tools
-`mcp__SERVER__TOOL`. A result reaches the model as the text parts of a `role: "tool"` message;
-a failed call's starts with ERROR_PREFIX. It saves a result it cuts under
-`~/.qwen/tmp/*/tool-results/`.
+`mcp__SERVER__TOOL`. A result reaches the model as the text of a `role: "tool"` message (its
+images in a user message after it); a failed call's starts with ERROR_PREFIX. It saves a
+result it cuts under `~/.qwen/tmp/*/tool-results/`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,25 @@ from pathlib import Path
 from typing import Any
 
 from tests.hosts import needs
-from tests.hosts.chat_completions import ChatRun, ChatStub, clean_env, offered, run_host
+from tests.hosts.chat_completions import (
+    ChatRun,
+    ChatStub,
+    clean_env,
+    offered,
+    results_with_media,
+    run_host,
+)
 from tests.hosts.claude_code import HOSTS_DIR
 from tests.hosts.drivers import Seen, Target, Transport
 from tests.hosts.scripts import Script, text_of
 
 QWEN = HOSTS_DIR / "node_modules" / ".bin" / "qwen"
 VERSION = "0.24.4"
-MODEL = "plainmcp-stub-model"
+MODEL = "qwen3-vl-plus"
+"""A model id Qwen Code knows to take images (it reads a model's modalities from its id): it
+then hands a result's images on in a user message after it (MEDIA), where for another model it
+shows only `[image: image/png]`."""
+MEDIA = "(attached media from previous tool call)"
 ERROR_PREFIX = re.compile(r"MCP tool '[^']+' reported tool error")
 """How Qwen Code tells its model a call failed: the text it puts first (then the result's JSON)."""
 
@@ -54,7 +65,8 @@ def run_qwen(
     """One `qwen -p --yolo` run with `servers` as its only MCP servers."""
     needs.require(qwen_problem())
     names = tuple(f"mcp__{name}__" for name in servers)
-    stub = ChatStub(script, lambda b: any(n.startswith(names) for n in offered(b)))
+    is_turn = lambda b: any(n.startswith(names) for n in offered(b))  # noqa: E731
+    stub = ChatStub(script, is_turn, results_with_media(MEDIA))
     # Under /tmp whatever TMPDIR says: the path Qwen Code names in a cut result's preview is
     # under it, so the preview's length is the same on every machine.
     with stub, tempfile.TemporaryDirectory(prefix="plainmcp-qw-", dir="/tmp") as tmp:

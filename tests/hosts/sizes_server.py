@@ -1,5 +1,6 @@
 """The server the Chat Completions hosts' own tests (test_chat_hosts.py) are pointed at: results
-of a chosen size in characters or in UTF-8 bytes, two text blocks, one listed resource, and a
+of a chosen size in characters or in UTF-8 bytes, two text blocks, an image, one listed
+resource, and a
 log of who the client said it was (fixture_server.ClientLog), with no guard of plainmcp's in
 the way.
 
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import os
 
-from plainmcp import PayloadLimits, Server, ToolResult
+from plainmcp import Image, PayloadLimits, Server, ToolResult
 from tests.hosts.fixture_server import LOG_ENV, ClientLog, sized_text
+from tests.hosts.matrix_server import PNG
 
 app = Server(
     "plainmcp-hosts-sizes",
@@ -62,6 +64,12 @@ def cjk(chars: int) -> str:
 def two_texts() -> ToolResult:
     """Two text blocks."""
     return ToolResult(list(TEXTS))
+
+
+@app.tool
+def picture() -> ToolResult:
+    """A caption and a one-pixel PNG."""
+    return ToolResult(["A PICTURE follows.", Image(PNG, mime_type="image/png")])
 
 
 @app.resource(NOTES_URI, mime_type="text/plain")

@@ -20,10 +20,13 @@ from tests.hosts import sizes_server as sz
 from tests.hosts.continue_cli import ContinueCli
 from tests.hosts.drivers import Driver, Seen, Target
 from tests.hosts.fixture_server import LOG_ENV, sized_text
+from tests.hosts.matrix_server import PNG
 from tests.hosts.opencode_cli import KILO, OPENCODE, OpenCodeDriver
 from tests.hosts.qwen_code import QwenCode
 from tests.hosts.scripts import Part, ToolUse, sequence, text_of
 
+PICTURE_TEXT = Part("text", text="A PICTURE follows.")
+QWEN_IMAGE_LINE = "[Tool 'picture' provided the following image data with mime-type: image/png]"
 SERVER = Path(sz.__file__).resolve()
 ROOT = SERVER.parents[2]
 """The checkout, on the server's PYTHONPATH: it imports tests.hosts.fixture_server."""
@@ -80,11 +83,15 @@ def test_opencode_and_kilo(driver: OpenCodeDriver, client: tuple[str, str], tmp_
         ToolUse(name(NAME, "utf8"), {"size": OPENCODE_BYTES + 1}),
         ToolUse(name(NAME, "two_texts")),
         ToolUse("read_mcp_resource", {"server": NAME, "uri": sz.NOTES_URI}),
+        ToolUse(name(NAME, "picture")),
     ]
     seen, clients = run(driver, calls, tmp_path)
     assert {(c["name"], c["version"]) for c in clients} == {client}
     assert "read_mcp_resource" in seen.offered
-    whole, over, wide, wide_over, two, resource = (text_of(r) for r in seen.results)
+    # An image reaches a model declared to take images as an image (in a user message after
+    # the result).
+    assert seen.results[-1] == [PICTURE_TEXT, Part("image", media_type="image/png", data=PNG)]
+    whole, over, wide, wide_over, two, resource = (text_of(r) for r in seen.results[:-1])
     # At the limits a result arrives whole: 2,000 lines, and 51,200 bytes of two-byte letters
     # (25,858 characters: the unit is the byte, not the character). One newline more is a
     # line more (2,001 pieces between newlines).
@@ -127,12 +134,19 @@ def test_qwen_code(tmp_path: Path) -> None:
         ToolUse(name(NAME, "cjk"), {"chars": QWEN_LIMIT}),
         ToolUse(name(NAME, "two_texts")),
         ToolUse("read_mcp_resource", {"server_name": NAME, "uri": sz.NOTES_URI}),
+        ToolUse(name(NAME, "picture")),
     ]
     seen, clients = run(driver, calls, tmp_path)
+    # An image reaches a model it knows to take images (qwen_code.MODEL) as an image, in a user
+    # message after the result, and a line in the result says so.
+    assert seen.results[-1] == [
+        Part("text", text="A PICTURE follows.\n" + QWEN_IMAGE_LINE),
+        Part("image", media_type="image/png", data=PNG),
+    ]
     # The name says which server the client talks to: `qwen-cli-mcp-client-` and its name.
     assert {c["name"] for c in clients} == {f"qwen-cli-mcp-client-{NAME}"}
     assert "read_mcp_resource" in seen.offered
-    whole, over, wide, two, resource = (texts(r) for r in seen.results)
+    whole, over, wide, two, resource = (texts(r) for r in seen.results[:-1])
     # In characters: 28,000 three-byte letters (83,720 bytes) arrive whole.
     assert whole == [sized_text(QWEN_LIMIT)]
     assert wide == [sz.cjk_text(QWEN_LIMIT)]

@@ -267,7 +267,7 @@ def _opencode_like(key: str, title: str, name: str, version: str, more: str) -> 
         error_blocks=Cell("all", f"{mx}: every text block, a blank line between them"),
         images=Cell(
             "shown",
-            f"{mx}: in a user message after the result, for a model declared to take images"
+            f"{sizes}: in a user message after the result, for a model declared to take images"
             " (else a line saying it cannot read them)",
         ),
         audio=Cell("dropped", f"{mx}, before this row: plainmcp now adds a description"),
@@ -315,7 +315,11 @@ QWEN_CODE = HostProfile(
     error_blocks=Cell(
         "all", f"{_QW_MX}: the result as JSON after `MCP tool 'NAME' reported tool error`"
     ),
-    images=Cell("text", f"{_QW_MX}: `[image: image/png]`, for a model not known to take images"),
+    images=Cell(
+        "shown",
+        f"{_QW_TEST}: in a user message after the result, for a model it knows to take images"
+        " (qwen3-vl-plus; for another only `[image: image/png]`)",
+    ),
     audio=Cell("text", f"{_QW_MX}: a line with its MIME type"),
     embedded=Cell("text", f"{_QW_MX}: only the resource's text, the URI is lost"),
     links=Cell("text", f"{_QW_MX}: `Resource Link: NAME at URI`"),
