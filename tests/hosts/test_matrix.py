@@ -19,10 +19,13 @@ import pytest
 from tests.hosts import matrix, needs
 from tests.hosts import matrix_server as mx
 from tests.hosts.claude_code import ClaudeCode
+from tests.hosts.continue_cli import ContinueCli
 from tests.hosts.drivers import Driver, Target, run_id
 from tests.hosts.langchain_agent import LangChain
 from tests.hosts.openai_agents_agent import OpenAiAgents
+from tests.hosts.opencode_cli import KILO, OPENCODE, OpenCodeDriver
 from tests.hosts.pydantic_ai_agent import PydanticAi
+from tests.hosts.qwen_code import QwenCode
 from tests.http_server import http_server
 
 SERVER = Path(mx.__file__).resolve()
@@ -33,6 +36,10 @@ DRIVERS: tuple[Driver, ...] = (
     OpenAiAgents(),
     LangChain("session"),
     LangChain("per-call"),
+    OpenCodeDriver(OPENCODE),
+    OpenCodeDriver(KILO),
+    QwenCode(),
+    ContinueCli(),
 )
 """Every host and framework of the matrix."""
 

@@ -111,6 +111,9 @@ _GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
 _CX_TEST = "tests/hosts/test_codex_cli.py (0.169.0, driven here)"
 _CP_TEST = "tests/hosts/test_copilot_cli.py (1.0.102, driven here)"
 _MX_TEST = "tests/hosts/test_matrix.py (driven here)"
+_OC_TEST = "tests/hosts/test_chat_hosts.py"
+_QW_BUNDLE = "@qwen-code/qwen-code@0.24.4, chunks/ (getTruncateToolOutputThreshold, GATE_HEADROOM)"
+_CN_SRC = "@continuedev/cli@1.5.47, src/tools/index.tsx (convertMcpToolToContinueTool)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
 _VSCODE = "src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts@microsoft/vscode"
@@ -283,6 +286,126 @@ CODEX_CLI = HostProfile(
     verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
 )
 
+
+def _opencode_like(key: str, title: str, name: str, version: str, more: str) -> HostProfile:
+    """opencode and its fork Kilo Code's CLI: one MCP client, measured the same way."""
+    mx = f"{_MX_TEST} ({key}-stdio, {version}, driven here)"
+    sizes = f"{_OC_TEST} ({key}, {version}, driven here)"
+    return HostProfile(
+        key=key,
+        title=title,
+        client_names=(name,),
+        reads=Cell("content", f"{mx}: the text only, with or without an output schema"),
+        error_blocks=Cell("all", f"{mx}: every text block, a blank line between them"),
+        images=Cell(
+            "shown",
+            f"{sizes}: in a user message after the result, for a model declared to take images"
+            " (else a line saying it cannot read them)",
+        ),
+        audio=Cell("dropped", f"{mx}, before this row: plainmcp now adds a description"),
+        embedded=Cell("bare", f"{mx}: only the resource's text, the URI is lost"),
+        links=Cell("dropped", f"{mx}: nothing of the link reaches the model"),
+        limit=Cell(
+            51_200,
+            f"{sizes}: 51,200 UTF-8 bytes (not characters) or 2,000 lines, whichever comes"
+            " first; past it the model gets the head that fits, the number of bytes or lines"
+            " left out and the path of a file with the whole result, none of its end (a part"
+            " plainmcp sends stays under both: its lines are far fewer than 2,000)",
+        ),
+        limit_raise=UNKNOWN,
+        max_result_size_meta=UNKNOWN,
+        reads_resources=Cell(True, f"{sizes}: read_mcp_resource reads a listed resource"),
+        text_join=Cell("apart", f"{sizes}: a blank line between the blocks"),
+        error_marked=Cell(
+            False, f"{mx}, before this row: the blocks, as for a success (now `Error: ` first)"
+        ),
+        limit_unit=Cell("bytes", f"{sizes}: 51,200 UTF-8 bytes"),
+        verified=f"{version} (clientInfo {name} {version}, asking for revision 2025-11-25){more}",
+    )
+
+
+OPENCODE = _opencode_like("opencode", "opencode", "opencode", "1.18.33", "")
+
+KILO_CLI = _opencode_like(
+    "kilo-cli",
+    "Kilo Code's CLI",
+    "kilo",
+    "7.7.7",
+    "; a fork of opencode (7.8.1, the newest, has no linux-x64 build in the registry here); as"
+    " a session grows it replaces old results in the model's context by `[Old tool result"
+    " content cleared]`",
+)
+
+_QW_MX = f"{_MX_TEST} (qwen-code-stdio, 0.24.4, driven here)"
+_QW_TEST = f"{_OC_TEST} (qwen-code, 0.24.4, driven here)"
+
+QWEN_CODE = HostProfile(
+    key="qwen-code",
+    title="Qwen Code",
+    client_names=(),
+    reads=Cell(
+        "both", f"{_QW_MX}: the value's JSON, a newline, the text; with or without an output schema"
+    ),
+    error_blocks=Cell(
+        "all", f"{_QW_MX}: the result as JSON after `MCP tool 'NAME' reported tool error`"
+    ),
+    images=Cell(
+        "shown",
+        f"{_QW_TEST}: in a user message after the result, for a model it knows to take images"
+        " (qwen3-vl-plus; for another only `[image: image/png]`)",
+    ),
+    audio=Cell("text", f"{_QW_MX}: a line with its MIME type"),
+    embedded=Cell("bare", f"{_QW_MX}: only the resource's text, the URI is lost"),
+    links=Cell("text", f"{_QW_MX}: `Resource Link: NAME at URI`"),
+    limit=Cell(
+        28_000,
+        f"{_QW_TEST}: characters (28,000 three-byte letters arrive whole); past it the result"
+        " is saved to a file and the model gets its path and the first 2,000 characters (cut at"
+        " a line), none of its end",
+    ),
+    limit_raise=Cell(
+        "settings.json tools.truncateToolOutputThreshold (characters; default 25,000, the limit"
+        " is it plus 3,000; 0 or less: no limit)",
+        _QW_BUNDLE,
+    ),
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(True, f"{_QW_TEST}: read_mcp_resource reads a listed resource"),
+    text_join=Cell("apart", f"{_QW_TEST}: one text, a newline between the blocks"),
+    error_marked=Cell(True, f"{_QW_MX}: `MCP tool 'NAME' reported tool error` first"),
+    limit_unit=Cell("characters", f"{_QW_TEST}: 28,000 three-byte letters arrive whole"),
+    verified=(
+        "0.24.4 (clientInfo `qwen-cli-mcp-client-` and the server's name in the user's config,"
+        " e.g. qwen-cli-mcp-client-mx, version 0.0.1: selected by that start)"
+    ),
+    client_prefixes=("qwen-cli-mcp-client-",),
+)
+
+_CN_MX = f"{_MX_TEST} (continue-cli-stdio, 1.5.47, driven here)"
+_CN_TEST = f"{_OC_TEST} (continue-cli, 1.5.47, driven here)"
+
+CONTINUE_CLI = HostProfile(
+    key="continue-cli",
+    title="Continue's CLI",
+    client_names=("continue-cli-client",),
+    reads=Cell("content", f"{_CN_MX}; {_CN_SRC}: JSON.stringify(result.content), nothing else"),
+    error_blocks=Cell("all", f"{_CN_MX}: every block, in the JSON of the content list"),
+    images=Cell("text", f"{_CN_MX}: the block's JSON, its base64 data as text"),
+    audio=Cell("text", f"{_CN_MX}: the block's JSON"),
+    embedded=Cell("text", f"{_CN_MX}: the block's JSON, URI and text"),
+    links=Cell("text", f"{_CN_MX}: the block's JSON"),
+    limit=Cell(None, f"{_CN_TEST}: 150,000 characters arrive whole"),
+    limit_raise=UNKNOWN,
+    max_result_size_meta=UNKNOWN,
+    reads_resources=Cell(False, f"{_CN_TEST}: no resource tool is offered to the model"),
+    text_join=Cell("apart", f"{_CN_TEST}: one JSON object per block"),
+    error_marked=Cell(
+        False,
+        f"{_CN_MX}, before this row: the blocks' JSON, as for a success (now `Error: ` first);"
+        f" {_CN_SRC}",
+    ),
+    verified="1.5.47 (clientInfo continue-cli-client 1.0.0, asking for revision 2025-11-25)",
+)
+
 PYTHON_SDK = HostProfile(
     key="python-sdk",
     title="The official Python SDK's ClientSession",
@@ -423,6 +546,10 @@ PROFILES: tuple[HostProfile, ...] = (
     COPILOT_CLI,
     GEMINI_CLI,
     CODEX_CLI,
+    OPENCODE,
+    KILO_CLI,
+    QWEN_CODE,
+    CONTINUE_CLI,
     SDK_DEFAULT,
     FASTMCP_DEFAULT,
     PYTHON_SDK,
