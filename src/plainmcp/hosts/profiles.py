@@ -28,8 +28,8 @@ Carried = Literal["shown", "text", "bare", "file", "dropped", "refused"]
 (an embedded resource without its URI), saved to a file the model is told about, dropped, or
 refused (the client fails the whole call on it)."""
 TextJoin = Literal["apart", "run together"]
-"""The text blocks of one result: kept apart (a list, or a separator between them), or run
-together into one string with nothing between them."""
+"""The text blocks of one result: kept apart (a list, or a blank line between them), or run
+together into one string with nothing, or only a newline, between them."""
 
 
 class Cell(NamedTuple, Generic[T]):
@@ -370,7 +370,11 @@ QWEN_CODE = HostProfile(
     ),
     max_result_size_meta=UNKNOWN,
     reads_resources=Cell(True, f"{_QW_TEST}: read_mcp_resource reads a listed resource"),
-    text_join=Cell("apart", f"{_QW_TEST}: one text, a newline between the blocks"),
+    text_join=Cell(
+        "run together",
+        f"{_QW_TEST}: one text, a single newline between the blocks (a block's own last line"
+        " and the next block's first cannot be told apart)",
+    ),
     error_marked=Cell(True, f"{_QW_MX}: `MCP tool 'NAME' reported tool error` first"),
     limit_unit=Cell("characters", f"{_QW_TEST}: 28,000 three-byte letters arrive whole"),
     verified=(
