@@ -49,6 +49,22 @@ def responses(body: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+NOT_A_LOOP = {
+    "unproductive_state_analysis": "Each call is the one the previous result asked for.",
+    "unproductive_state_confidence": 0.0,
+}
+"""The answer to Gemini's loop check: from its 30th turn in one prompt Gemini asks a model
+(gemini-3-flash-preview) whether the conversation is stuck, wanting this JSON; any other answer
+is retried with backoff (ten times, most of four minutes of a matrix run)."""
+
+
+def is_loop_check(body: Mapping[str, Any]) -> bool:
+    """Whether a request is Gemini's loop check: its answer must follow a JSON schema asking
+    for `unproductive_state_confidence`."""
+    schema = body.get("generationConfig", {}).get("responseJsonSchema", {})
+    return "unproductive_state_confidence" in schema.get("properties", {})
+
+
 class GeminiStub(StubServer):
     """The Gemini API's streamGenerateContent on 127.0.0.1, making `calls` one per turn, or
     the calls `script` decides from the results of each turn (as `seen_results` reduces them).
@@ -71,7 +87,9 @@ class GeminiStub(StubServer):
         if ":countTokens" in path:
             return json.dumps({"totalTokens": 1}).encode(), "application/json"
         parts: list[dict[str, Any]] = [{"text": "done"}]
-        if ":streamGenerateContent" in path and body.get("tools"):
+        if is_loop_check(body):
+            parts = [{"text": json.dumps(NOT_A_LOOP)}]
+        elif ":streamGenerateContent" in path and body.get("tools"):
             self.turns.append(dict(body))
             self.seen += seen_results(body)[len(self.seen) :]
             try:

@@ -19,18 +19,46 @@ import pytest
 from tests.hosts import matrix, needs
 from tests.hosts import matrix_server as mx
 from tests.hosts.claude_code import ClaudeCode
+from tests.hosts.codex_cli import CodexCli
+from tests.hosts.copilot_cli import CopilotCli
 from tests.hosts.drivers import Driver, Target
+from tests.hosts.gemini_cli import GeminiCli
 from tests.hosts.pydantic_ai_agent import PydanticAi
 from tests.http_server import http_server
 
 SERVER = Path(mx.__file__).resolve()
 
-DRIVERS: tuple[Driver, ...] = (ClaudeCode(), PydanticAi())
+DRIVERS: tuple[Driver, ...] = (ClaudeCode(), CodexCli(), CopilotCli(), GeminiCli(), PydanticAi())
 """Every host and framework of the matrix."""
 
 OPEN: dict[str, dict[str, str]] = {
     "claude-code-stdio": {"text and value (output schema)": "the text lost"},
     "claude-code-http": {"text and value (output schema)": "the text lost"},
+    # Codex keeps 12,000 bytes of a result, head and tail: the first result's middle and the
+    # rest of a part (its marker) are cut away; with structuredContent it shows only the value.
+    "codex-cli-stdio": {
+        "text rebuilt": "19,396 of 150,000 characters rebuilt, the first difference at 4,911",
+        "rows rebuilt (output schema)": "no rows shown as JSON",
+        "rows rebuilt (no output schema)": "no rows shown as JSON",
+        "text and value (output schema)": "the text lost",
+    },
+    # Copilot saves a result over 20,480 bytes to a file and shows a 500-character preview
+    # (no continuation in it); its only error sign is its prefix; it drops links and the URI of
+    # an embedded resource.
+    "copilot-cli-stdio": {
+        "text rebuilt": "864 of 150,000 characters rebuilt, the first difference at 0",
+        "rows rebuilt (output schema)": "no rows shown as JSON",
+        "rows rebuilt (no output schema)": "no rows shown as JSON",
+        "error recognisable": "shown as a success",
+        "link": "its URI lost",
+        "embedded resource": "its URI lost",
+    },
+    # Gemini shows the text blocks only, and an embedded resource's text without its URI.
+    "gemini-cli-stdio": {
+        "text and value (no output schema)": "the value lost",
+        "text and value (output schema)": "the value lost",
+        "embedded resource": "its URI lost",
+    },
     "pydantic-ai-stdio": {
         "embedded resource": "its URI lost",
         "error recognisable": "shown as a success",
