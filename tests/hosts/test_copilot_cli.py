@@ -43,6 +43,9 @@ CALLS = [
     ToolUse("fx-sized", {"chars": 20_480}),
     ToolUse("fx-sized", {"chars": 20_481}),
     ToolUse("fx-sized_meta", {"chars": 150_000}),
+    ToolUse("fx-repeated", {"texts": ["é"], "times": [10_240]}),
+    ToolUse("fx-repeated", {"texts": ["日"], "times": [6827]}),
+    ToolUse("fx-repeated", {"texts": ["😀"], "times": [5121]}),
 ]
 
 
@@ -170,6 +173,17 @@ def test_a_longer_text_is_saved_to_a_file_and_the_model_gets_its_start(run: Copi
 
 def test_a_tool_s_max_result_size_meta_is_not_honoured(run: CopilotRun) -> None:
     assert saved(result(run, "fx-sized_meta", chars=150_000)) == ("146.5 KB", sized_text(500))
+
+
+def test_the_limit_is_20_480_utf_8_bytes(run: CopilotRun) -> None:
+    # 10,240 é are 20,480 bytes and arrive whole; 6,827 日 are 20,481 bytes (and only 6,827
+    # characters) and are saved.
+    assert result(run, "fx-repeated", texts=["é"], times=[10_240]) == "é" * 10_240
+    assert saved(result(run, "fx-repeated", texts=["日"], times=[6827])) == ("20.0 KB", "日" * 500)
+
+
+def test_the_preview_is_500_utf_16_code_units(run: CopilotRun) -> None:
+    assert saved(result(run, "fx-repeated", texts=["😀"], times=[5121])) == ("20.0 KB", "😀" * 250)
 
 
 def test_the_model_is_offered_no_resource_reader(run: CopilotRun) -> None:
