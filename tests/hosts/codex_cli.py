@@ -3,9 +3,10 @@
 Codex CLI's model API is a custom `model_providers` entry (`wire_api = "responses"`, the only
 one 0.169.0 accepts) whose `base_url` is `ResponsesStub`, a stand-in for the OpenAI Responses
 API's streaming `POST /v1/responses` on 127.0.0.1. Each agent turn is answered with the next
-call of a list, as a `function_call` item; Codex lists an MCP server's tools in a namespace
+call of a list, or the call a `Script` decides from the results so far (`CodexCli`, the matrix's
+driver), as a `function_call` item; Codex lists an MCP server's tools in a namespace
 `mcp__SERVER` and expects the call to name it, so `ToolUse("mcp__fx__both")` is split there. The
-`function_call_output` items of the last turn are exactly what the model would have received.
+`function_call_output` items of the turn after a call are exactly what the model received.
 Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers given, each
 `required = true`: without it `codex exec` starts the first turn without waiting for a server
 still starting, which under load (a Python server takes about a second to start on a busy

@@ -5,7 +5,9 @@ Copilot CLI 1.0.102 takes its model from a provider named by environment variabl
 COPILOT_OFFLINE=true, runs without a GitHub sign-in; the provider here is `ResponsesStub`
 (tests/hosts/codex_cli.py), a stand-in for the OpenAI Responses API on 127.0.0.1. Copilot names
 an MCP server's tools `SERVER-TOOL`, so `ToolUse("fx-both")` calls fx's `both`. The
-`function_call_output` items of the last turn are exactly what the model would have received.
+`function_call_output` items of the turn after a call are exactly what the model received. In a
+long run Copilot asks the same API for a summary to compact its history (`is_side_request`):
+the stand-in answers it with text and the run goes on. `CopilotCli` is the matrix's driver.
 Copilot runs with a throwaway HOME and only the servers given (`--additional-mcp-config`, its
 built-in GitHub servers off).
 """

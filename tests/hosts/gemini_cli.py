@@ -2,8 +2,10 @@
 
 Gemini CLI's model API (the Gemini API, with `gemini-api-key` auth) is pointed at `GeminiStub`
 on 127.0.0.1 through its documented `GOOGLE_GEMINI_BASE_URL`. Each agent turn
-(`streamGenerateContent`) is answered with the next call of a list, as a `functionCall`; the
-`functionResponse` parts of the last turn are exactly what the model would have received.
+(`streamGenerateContent`) is answered with the next call of a list, or the call a `Script`
+decides (`GeminiCli`, the matrix's driver), as a `functionCall`; the `functionResponse` parts of
+the turn after a call are exactly what the model received (later turns mask big older results).
+Gemini's loop check, asked from its 30th turn, is answered "not a loop" (`NOT_A_LOOP`).
 Gemini CLI runs with a throwaway HOME whose settings name only the servers given.
 """
 
