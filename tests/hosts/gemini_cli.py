@@ -124,8 +124,12 @@ class GeminiRun:
 
     @property
     def results(self) -> list[dict[str, Any]]:
-        """The functionResponse of each call, as the model got it in the last turn."""
-        return responses(self.turns[-1])
+        """The functionResponse of each call, as the model got it in the turn after the call
+        (in later turns Gemini may mask it)."""
+        first: list[dict[str, Any]] = []
+        for turn in self.turns:
+            first += responses(turn)[len(first) :]
+        return first
 
 
 def run_gemini(
