@@ -296,7 +296,7 @@ class CodexCli:
     """Codex CLI as a `drivers.Driver`."""
 
     key = "codex-cli"
-    transports: tuple[Transport, ...] = ("stdio",)
+    transports: tuple[Transport, ...] = ("stdio", "http")
 
     def problem(self) -> str | None:
         return codex_problem()
@@ -306,7 +306,8 @@ class CodexCli:
 
     def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
         stub = ResponsesStub(script=script, parts=parts_of)
-        run = run_codex({target.name: stdio_entry(target)}, (), model=stub, timeout=timeout)
+        entry = {"url": target.url} if target.url else stdio_entry(target)
+        run = run_codex({target.name: entry}, (), model=stub, timeout=timeout)
         namespace = f"mcp__{target.name}"
         return Seen(
             offered=[f"{namespace}__{name}" for name in run.namespace(namespace)] + run.tools,

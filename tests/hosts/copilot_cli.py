@@ -163,7 +163,7 @@ class CopilotCli:
     """GitHub Copilot CLI as a `drivers.Driver`."""
 
     key = "copilot-cli"
-    transports: tuple[Transport, ...] = ("stdio",)
+    transports: tuple[Transport, ...] = ("stdio", "http")
 
     def problem(self) -> str | None:
         return copilot_problem()
@@ -173,7 +173,11 @@ class CopilotCli:
 
     def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
         stub = ResponsesStub(script=script, parts=parts_of, side=is_side_request)
-        entry = {"type": "stdio", **stdio_entry(target)}
+        entry = (
+            {"type": "http", "url": target.url}
+            if target.url
+            else {"type": "stdio", **stdio_entry(target)}
+        )
         run_copilot({target.name: entry}, (), model=stub, timeout=timeout)
         return Seen(
             offered=[t["name"] for t in stub.agent_turns[0]["tools"] if "name" in t],

@@ -245,7 +245,7 @@ class GeminiCli:
     """Gemini CLI as a `drivers.Driver`."""
 
     key = "gemini-cli"
-    transports: tuple[Transport, ...] = ("stdio",)
+    transports: tuple[Transport, ...] = ("stdio", "http")
 
     def problem(self) -> str | None:
         return gemini_problem()
@@ -255,7 +255,8 @@ class GeminiCli:
 
     def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
         stub = GeminiStub(script=script)
-        run = run_gemini({target.name: stdio_entry(target)}, (), model=stub, timeout=timeout)
+        entry = {"httpUrl": target.url} if target.url else stdio_entry(target)
+        run = run_gemini({target.name: entry}, (), model=stub, timeout=timeout)
         return Seen(
             offered=run.tools,
             results=[parts for parts, _ in stub.seen],

@@ -31,34 +31,41 @@ SERVER = Path(mx.__file__).resolve()
 DRIVERS: tuple[Driver, ...] = (ClaudeCode(), CodexCli(), CopilotCli(), GeminiCli(), PydanticAi())
 """Every host and framework of the matrix."""
 
+# Codex keeps 12,000 bytes of a result, head and tail: the first result's middle and the rest of
+# a part (its marker) are cut away; with structuredContent it shows only the value.
+CODEX_OPEN = {
+    "text rebuilt": "19,396 of 150,000 characters rebuilt, the first difference at 4,911",
+    "rows rebuilt (output schema)": "no rows shown as JSON",
+    "rows rebuilt (no output schema)": "no rows shown as JSON",
+    "text and value (output schema)": "the text lost",
+}
+# Copilot saves a result over 20,480 bytes to a file and shows a 500-character preview (no
+# continuation in it); its only error sign is its prefix; it drops links and the URI of an
+# embedded resource.
+COPILOT_OPEN = {
+    "text rebuilt": "864 of 150,000 characters rebuilt, the first difference at 0",
+    "rows rebuilt (output schema)": "no rows shown as JSON",
+    "rows rebuilt (no output schema)": "no rows shown as JSON",
+    "error recognisable": "shown as a success",
+    "link": "its URI lost",
+    "embedded resource": "its URI lost",
+}
+# Gemini shows the text blocks only, and an embedded resource's text without its URI.
+GEMINI_OPEN = {
+    "text and value (no output schema)": "the value lost",
+    "text and value (output schema)": "the value lost",
+    "embedded resource": "its URI lost",
+}
+
 OPEN: dict[str, dict[str, str]] = {
     "claude-code-stdio": {"text and value (output schema)": "the text lost"},
     "claude-code-http": {"text and value (output schema)": "the text lost"},
-    # Codex keeps 12,000 bytes of a result, head and tail: the first result's middle and the
-    # rest of a part (its marker) are cut away; with structuredContent it shows only the value.
-    "codex-cli-stdio": {
-        "text rebuilt": "19,396 of 150,000 characters rebuilt, the first difference at 4,911",
-        "rows rebuilt (output schema)": "no rows shown as JSON",
-        "rows rebuilt (no output schema)": "no rows shown as JSON",
-        "text and value (output schema)": "the text lost",
-    },
-    # Copilot saves a result over 20,480 bytes to a file and shows a 500-character preview
-    # (no continuation in it); its only error sign is its prefix; it drops links and the URI of
-    # an embedded resource.
-    "copilot-cli-stdio": {
-        "text rebuilt": "864 of 150,000 characters rebuilt, the first difference at 0",
-        "rows rebuilt (output schema)": "no rows shown as JSON",
-        "rows rebuilt (no output schema)": "no rows shown as JSON",
-        "error recognisable": "shown as a success",
-        "link": "its URI lost",
-        "embedded resource": "its URI lost",
-    },
-    # Gemini shows the text blocks only, and an embedded resource's text without its URI.
-    "gemini-cli-stdio": {
-        "text and value (no output schema)": "the value lost",
-        "text and value (output schema)": "the value lost",
-        "embedded resource": "its URI lost",
-    },
+    "codex-cli-stdio": CODEX_OPEN,
+    "codex-cli-http": CODEX_OPEN,
+    "copilot-cli-stdio": COPILOT_OPEN,
+    "copilot-cli-http": COPILOT_OPEN,
+    "gemini-cli-stdio": GEMINI_OPEN,
+    "gemini-cli-http": GEMINI_OPEN,
     "pydantic-ai-stdio": {
         "embedded resource": "its URI lost",
         "error recognisable": "shown as a success",
