@@ -53,6 +53,37 @@ def http_server(
 ) -> Iterator[HttpServer]:
     """Serve `target` (FILE[:OBJECT]) over HTTP until the block ends; `script=True` runs the
     file itself as `python FILE PORT` (a file that serves an app of its own making)."""
+    for attempt in range(PORT_ATTEMPTS):
+        server = _start(target, extra, env, script)
+        try:
+            _wait_listening(server)
+            break
+        except PortTaken:
+            log = server.log()
+            _stop(server)
+            if attempt + 1 == PORT_ATTEMPTS:
+                raise RuntimeError(f"no free port in {PORT_ATTEMPTS} tries:\n{log}") from None
+        except BaseException:
+            _stop(server)
+            raise
+    try:
+        yield server
+    finally:
+        _stop(server)
+
+
+PORT_ATTEMPTS = 5
+"""free_port's port can be taken by another process before the server binds it: the server
+then exits at once, saying so, and is started again on another port."""
+
+
+class PortTaken(Exception):
+    pass
+
+
+def _start(
+    target: str | Path, extra: tuple[str, ...], env: Mapping[str, str] | None, script: bool
+) -> HttpServer:
     port = free_port()
     command = [sys.executable, "-m", "plainmcp", "run", str(target), "--http", "--port", str(port)]
     if script:
@@ -67,26 +98,75 @@ def http_server(
             env={**os.environ, **(env or {})},
             cwd=ROOT,
         )
-    server = HttpServer(port, proc, log_path)
+    return HttpServer(port, proc, log_path)
+
+
+def _wait_listening(server: HttpServer) -> None:
+    """Until the server listens on its port; PortTaken if it exited because another process
+    holds the port. Where /proc tells which process a listening socket belongs to (Linux), the
+    socket must be the server's own: another process listening on the port would accept the
+    connection the server itself cannot."""
+    deadline = time.monotonic() + 20
+    while True:
+        if server.proc.poll() is not None:
+            if "address already in use" in server.log().lower():
+                raise PortTaken
+            raise RuntimeError(f"the HTTP server exited early:\n{server.log()}")
+        if _listens(server.proc.pid, server.port):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the HTTP server did not listen in time:\n{server.log()}")
+        time.sleep(0.05)
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process `pid` or one of its descendants listens on `port` (without /proc:
+    whether anything accepts a connection there)."""
+    tables = [Path("/proc/net/tcp"), Path("/proc/net/tcp6")]
+    if not tables[0].exists():
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
+        return False
+    sockets = set()
+    for table in tables:
+        with contextlib.suppress(OSError):
+            for line in table.read_text().splitlines()[1:]:
+                fields = line.split()
+                # local_address is HOST:PORT in hex; state 0A is LISTEN.
+                if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
+                    sockets.add(f"socket:[{fields[9]}]")
+    return any(_holds(p, sockets) for p in _family(pid))
+
+
+def _family(pid: int) -> list[int]:
+    """`pid` and its descendants (`--workers` listens in its children)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for children in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(child) for child in children.read_text().split()]
+    return found
+
+
+def _holds(pid: int, sockets: set[str]) -> bool:
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in sockets:
+                    return True
+    return False
+
+
+def _stop(server: HttpServer) -> None:
+    server.proc.terminate()
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the HTTP server exited early:\n{server.log()}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the HTTP server did not listen in time:\n{server.log()}")
-            time.sleep(0.05)
-        yield server
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log_path.unlink(missing_ok=True)
+        server.proc.wait(10)
+    except subprocess.TimeoutExpired:
+        server.proc.kill()
+        server.proc.wait()
+    server.log_path.unlink(missing_ok=True)
 
 
 def oversized_head(port: int, header_bytes: int = 64 << 20, fields: int = 0) -> tuple[str, bytes]:

@@ -3,9 +3,10 @@
 Codex CLI's model API is a custom `model_providers` entry (`wire_api = "responses"`, the only
 one 0.169.0 accepts) whose `base_url` is `ResponsesStub`, a stand-in for the OpenAI Responses
 API's streaming `POST /v1/responses` on 127.0.0.1. Each agent turn is answered with the next
-call of a list, as a `function_call` item; Codex lists an MCP server's tools in a namespace
+call of a list, or the call a `Script` decides from the results so far (`CodexCli`, the matrix's
+driver), as a `function_call` item; Codex lists an MCP server's tools in a namespace
 `mcp__SERVER` and expects the call to name it, so `ToolUse("mcp__fx__both")` is split there. The
-`function_call_output` items of the last turn are exactly what the model would have received.
+`function_call_output` items of the turn after a call are exactly what the model received.
 Codex runs with a throwaway CODEX_HOME whose config.toml names only the servers given, each
 `required = true`: without it `codex exec` starts the first turn without waiting for a server
 still starting, which under load (a Python server takes about a second to start on a busy
@@ -16,16 +17,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from base64 import b64decode
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tests.hosts import needs
 from tests.hosts.claude_code import HOSTS_DIR, _group
-from tests.hosts.scripts import ToolUse
+from tests.hosts.drivers import Seen, Target, Transport
+from tests.hosts.scripts import Part, Script, ToolUse, sequence
 from tests.hosts.stub_server import StubServer
 
 CODEX = HOSTS_DIR / "node_modules" / ".bin" / "codex"
@@ -82,17 +86,44 @@ def _item(turn: int, call: ToolUse | None) -> dict[str, Any]:
 
 class ResponsesStub(StubServer):
     """The Responses API's streamed `POST /v1/responses` on 127.0.0.1, making `calls` one per
-    turn; every request body is kept."""
+    turn, or the calls `script` decides from each turn's function_call_outputs (as `parts`
+    reduces them); every request body is kept. A request `side` says is not an agent turn (a
+    host's own summary or compaction request) is answered with plain text."""
 
     url_path = "/v1"
 
-    def __init__(self, calls: Sequence[ToolUse]) -> None:
+    def __init__(
+        self,
+        calls: Sequence[ToolUse] = (),
+        *,
+        script: Script | None = None,
+        parts: Callable[[Any], list[Part]] = lambda output: [],
+        side: Callable[[Mapping[str, Any]], bool] = lambda body: False,
+    ) -> None:
         super().__init__()
         self.calls = list(calls)
+        self.script = script or sequence(*calls)
+        self.parts = parts
+        self.side = side
+        self.failures: list[str] = []
+        """What went wrong in the script (the run then ends at once)."""
+        self.agent_turns: list[dict[str, Any]] = []
+        """The bodies of the agent turns, side requests left out."""
+        self.seen: dict[str, list[Part]] = {}
+        """Each call's result as the model first saw it (in the turn right after the call), by
+        call id, in order: a host may shorten or summarise older results in later turns."""
 
     def answer(self, path: str, body: Mapping[str, Any], turn: int) -> tuple[bytes, str]:
-        done = len(outputs(body))
-        call = self.calls[done] if done < len(self.calls) else None
+        call = None
+        if not self.side(body):
+            self.agent_turns.append(dict(body))
+            for item in outputs(body):
+                self.seen.setdefault(str(item.get("call_id")), self.parts(item["output"]))
+            try:
+                call = self.script(list(self.seen.values()))
+            except Exception as exc:
+                # A broken script ends the run; the harness then fails with it.
+                self.failures.append(repr(exc))
         return self._stream(turn, str(body.get("model")), _item(turn, call)), "text/event-stream"
 
     @staticmethod
@@ -225,5 +256,72 @@ def run_codex(
                 out, err = proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 raise AssertionError(f"codex exec did not end within {timeout} s") from None
+        assert not stub.failures, stub.failures
         assert proc.returncode == 0, f"codex exited {proc.returncode}:\n{out}\n{err}"
         return CodexRun(list(stub.requests), out)
+
+
+# --- the matrix's driver (drivers.py) -----------------------------------------------------------
+
+HEADER = re.compile(r"\AWall time: \d+\.\d+ seconds\nOutput:\n?")
+"""The line Codex puts before every result (and the line break after it, in a one-string
+output): its framing, not the result's."""
+
+
+def _image(url: str) -> Part:
+    """An input_image's data URL as an image part."""
+    head, _, data = url.partition(",")
+    return Part("image", media_type=head.removeprefix("data:").split(";")[0], data=b64decode(data))
+
+
+def parts_of(output: Any) -> list[Part]:
+    """A function_call_output's `output` as Parts, Codex's own line before it taken off: a
+    string is one text part, a list one part per item (input_text, input_image)."""
+    if isinstance(output, str):
+        return [Part("text", text=HEADER.sub("", output, count=1))]
+    parts: list[Part] = []
+    for index, item in enumerate(output):
+        if item.get("type") == "input_text":
+            text = HEADER.sub("", item["text"], count=1) if index == 0 else item["text"]
+            if index > 0 or text:
+                parts.append(Part("text", text=text))
+        elif item.get("type") == "input_image":
+            parts.append(_image(item["image_url"]))
+        else:
+            parts.append(Part(str(item.get("type")), text=json.dumps(item)))
+    return parts
+
+
+class CodexCli:
+    """Codex CLI as a `drivers.Driver`."""
+
+    key = "codex-cli"
+    transports: tuple[Transport, ...] = ("stdio", "http")
+
+    def problem(self) -> str | None:
+        return codex_problem()
+
+    def tool_name(self, server: str, tool: str) -> str:
+        return f"mcp__{server}__{tool}"
+
+    def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
+        stub = ResponsesStub(script=script, parts=parts_of)
+        entry = {"url": target.url} if target.url else stdio_entry(target)
+        run = run_codex({target.name: entry}, (), model=stub, timeout=timeout)
+        namespace = f"mcp__{target.name}"
+        return Seen(
+            offered=[f"{namespace}__{name}" for name in run.namespace(namespace)] + run.tools,
+            results=list(stub.seen.values()),
+            # Codex's function_call_output has no field saying a call failed.
+            failed=[False for _ in stub.seen],
+        )
+
+
+def stdio_entry(target: Target) -> dict[str, Any]:
+    """A stdio server entry (command, args, env, cwd) for a host config, from a Target."""
+    entry: dict[str, Any] = {"command": target.argv[0], "args": list(target.argv[1:])}
+    if target.env:
+        entry["env"] = dict(target.env)
+    if target.cwd is not None:
+        entry["cwd"] = str(target.cwd)
+    return entry

@@ -101,6 +101,19 @@ def sized(chars: int) -> str:
 RAISED_LIMIT = 500_000
 
 
+@app.tool
+def repeated(texts: list[str], times: list[int]) -> ToolResult:
+    """One text block per `texts[i]`, repeated `times[i]` times: a host's limit measured in
+    bytes, characters or UTF-16 units, per block or per result, with letters of each width."""
+    return ToolResult([text * n for text, n in zip(texts, times, strict=True)])
+
+
+@app.tool
+def numbers() -> str:
+    """A text that is JSON, but not an object."""
+    return "[1, 2, 3]"
+
+
 @app.tool(meta={"anthropic/maxResultSizeChars": RAISED_LIMIT})
 def sized_meta(chars: int) -> str:
     """Like sized, but its definition asks Claude Code for a larger result limit."""
@@ -153,3 +166,9 @@ def table() -> list[Row]:
 def notes() -> str:
     """A resource, so the server offers resources."""
     return "notes of the fixture"
+
+
+@app.resource("fixture://items/{name}", mime_type="text/plain")
+def item(name: str) -> str:
+    """A resource only a template names: readable, but in no resources/list."""
+    return f"item {name}"

@@ -40,6 +40,11 @@ CALLS = [
     ToolUse("mcp__fx__sized", {"chars": 11_965}),
     ToolUse("mcp__fx__sized", {"chars": 150_000}),
     ToolUse("mcp__fx__sized_meta", {"chars": 150_000}),
+    ToolUse("mcp__fx__repeated", {"texts": ["é"], "times": [5982]}),
+    ToolUse("mcp__fx__repeated", {"texts": ["é"], "times": [5983]}),
+    ToolUse("mcp__fx__repeated", {"texts": ["a", "b"], "times": [1, 11_960]}),
+    ToolUse("mcp__fx__repeated", {"texts": ["a", "b"], "times": [1, 11_961]}),
+    ToolUse("mcp__fx__repeated", {"texts": ["a", "b"], "times": [12_100, 10]}),
 ]
 RAISED = [ToolUse("mcp__fx__sized", {"chars": 150_000})]
 
@@ -222,6 +227,38 @@ def test_a_tool_s_max_result_size_meta_is_not_honoured(run: CodexRun) -> None:
     assert view(run, index("mcp__fx__sized_meta", chars=150_000)) == [
         head(),
         text(cut(150_000, "…8 tokens truncated…")),
+    ]
+
+
+def repeated(run: CodexRun, texts: list[str], times: list[int]) -> Any:
+    return view(run, index("mcp__fx__repeated", texts=texts, times=times))
+
+
+def test_the_limit_is_in_utf_8_bytes(run: CodexRun) -> None:
+    # 5,982 é are 11,964 bytes, as the 11,964 characters above: one more letter is cut.
+    assert repeated(run, ["é"], [5982]) == [head(), text("é" * 5982)]
+    assert repeated(run, ["é"], [5983]) == [
+        head(),
+        text("é" * 2991 + "…1 tokens truncated…" + "é" * 2991),
+    ]
+
+
+def test_the_limit_is_12_000_bytes_for_the_whole_result_in_steps_of_4(run: CodexRun) -> None:
+    # Every item counts in whole 4-byte "tokens", Codex's own 33-byte line as 36: a 1-byte
+    # block leaves 11,960 bytes (12,000 - 36 - 4), not 11,966, to the block after it.
+    assert repeated(run, ["a", "b"], [1, 11_960]) == [head(), text("a"), text("b" * 11_960)]
+    assert repeated(run, ["a", "b"], [1, 11_961]) == [
+        head(),
+        text("a"),
+        text("b" * 5980 + "…1 tokens truncated…" + "b" * 5980),
+    ]
+
+
+def test_the_blocks_after_the_limit_are_dropped_and_counted(run: CodexRun) -> None:
+    assert repeated(run, ["a", "b"], [12_100, 10]) == [
+        head(),
+        text("a" * 5982 + "…7 tokens truncated…" + "a" * 5982),
+        text("[omitted 1 text items ...]"),
     ]
 
 

@@ -18,9 +18,16 @@ from pathlib import Path
 import pytest
 
 from tests.hosts.claude_code import stdio_server
-from tests.hosts.copilot_cli import CopilotRun, ensure_copilot, run_copilot
+from tests.hosts.codex_cli import ResponsesStub
+from tests.hosts.copilot_cli import (
+    CopilotRun,
+    ensure_copilot,
+    is_side_request,
+    parts_of,
+    run_copilot,
+)
 from tests.hosts.fixture_server import BOTH_TEXT, app, sized_text
-from tests.hosts.scripts import ToolUse
+from tests.hosts.scripts import Part, ToolUse, sequence
 
 CALLS = [
     ToolUse("demo-greet", {"name": "Ada"}),
@@ -36,6 +43,9 @@ CALLS = [
     ToolUse("fx-sized", {"chars": 20_480}),
     ToolUse("fx-sized", {"chars": 20_481}),
     ToolUse("fx-sized_meta", {"chars": 150_000}),
+    ToolUse("fx-repeated", {"texts": ["é"], "times": [10_240]}),
+    ToolUse("fx-repeated", {"texts": ["日"], "times": [6827]}),
+    ToolUse("fx-repeated", {"texts": ["😀"], "times": [5121]}),
 ]
 
 
@@ -183,5 +193,42 @@ def test_a_tool_s_max_result_size_meta_is_not_honoured(run: CopilotRun) -> None:
     assert saved(result(run, "fx-sized_meta", chars=150_000)) == ("146.5 KB", sized_text(500))
 
 
+def test_the_limit_is_20_480_utf_8_bytes(run: CopilotRun) -> None:
+    # 10,240 é are 20,480 bytes and arrive whole; 6,827 日 are 20,481 bytes (and only 6,827
+    # characters) and are saved.
+    assert result(run, "fx-repeated", texts=["é"], times=[10_240]) == "é" * 10_240
+    assert saved(result(run, "fx-repeated", texts=["日"], times=[6827])) == ("20.0 KB", "日" * 500)
+
+
+def test_the_preview_is_500_utf_16_code_units(run: CopilotRun) -> None:
+    assert saved(result(run, "fx-repeated", texts=["😀"], times=[5121])) == ("20.0 KB", "😀" * 250)
+
+
 def test_the_model_is_offered_no_resource_reader(run: CopilotRun) -> None:
     assert not [t for t in run.tools if "resource" in t]
+
+
+# --- a long run: Copilot compacts its history ------------------------------------------------
+
+LONG_RUN = [ToolUse("fx-sized", {"chars": 20_000 + n}) for n in range(16)]
+"""Sixteen results just under Copilot's limit: about 320 KB of history, past the point where
+Copilot asks its model for a summary to compact it."""
+
+
+def test_no_agent_turn_is_taken_for_a_compaction_request(run: CopilotRun) -> None:
+    assert [t for t in run.turns if is_side_request(t)] == []
+
+
+def test_a_compaction_request_is_answered_with_text_and_the_run_goes_on() -> None:
+    ensure_copilot()
+    stub = ResponsesStub(script=sequence(*LONG_RUN), parts=parts_of, side=is_side_request)
+    run_copilot({"fx": stdio_server("app")}, (), model=stub, timeout=300)
+    side = [r["body"] for r in stub.requests if is_side_request(r["body"])]
+    assert len(side) >= 1
+    # It offers the agent's own tools and instructions: only its last message tells it apart.
+    assert side[0]["tools"] == stub.agent_turns[0]["tools"]
+    assert side[0]["instructions"] == stub.agent_turns[0]["instructions"]
+    # Every call was made once and its whole result reached the model.
+    assert list(stub.seen.values()) == [
+        [Part("text", text=sized_text(c.input["chars"]))] for c in LONG_RUN
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,13 @@ CALLS = [
     ToolUse("mcp_fx_two_texts"),
     ToolUse("mcp_demo_swatch", {"color": "red"}),
     ToolUse("mcp_demo_report_link", {"year": 2024}),
+    ToolUse("mcp_fx_repeated", {"texts": ["é"], "times": [39_959]}),
+    ToolUse("mcp_fx_repeated", {"texts": ["é"], "times": [39_960]}),
+    ToolUse("mcp_fx_repeated", {"texts": ["😀"], "times": [19_980]}),
+    ToolUse("mcp_fx_repeated", {"texts": ["a", "b"], "times": [30_000, 30_000]}),
+    ToolUse("mcp_fx_numbers"),
+    ToolUse("read_mcp_resource", {"uri": "fixture://notes"}),
+    ToolUse("read_mcp_resource", {"uri": "fixture://items/one"}),
 ]
 
 
@@ -125,3 +133,59 @@ def test_a_resource_link_becomes_a_text_line_with_title_and_uri(run: GeminiRun) 
 
 def test_the_model_is_offered_a_resource_reader(run: GeminiRun) -> None:
     assert {"read_mcp_resource", "list_mcp_resources"} <= set(run.tools)
+
+
+def at(run: GeminiRun, call: ToolUse) -> dict[str, Any]:
+    return response(run, CALLS.index(call))
+
+
+def repeated(run: GeminiRun, texts: list[str], times: list[int]) -> dict[str, Any]:
+    return at(run, ToolUse("mcp_fx_repeated", {"texts": texts, "times": times}))
+
+
+SAVED = re.compile(
+    r"Output too large\. Showing first 8,000 and last 32,000 characters\. For full output see:"
+    r" (?P<path>/\S+\.txt)\n(?P<head>.*)\n\n\.\.\. \[(?P<omitted>[\d,]+) characters omitted\]"
+    r" \.\.\.\n\n(?P<tail>.*)",
+    re.DOTALL,
+)
+
+
+def test_one_text_of_40_000_characters_with_its_wrapper_arrives_whole(run: GeminiRun) -> None:
+    # The limit counts the wrapper's 41 characters, and characters, not bytes: 39,959 é are
+    # 79,918 bytes.
+    assert repeated(run, ["é"], [39_959]) == {"output": untrusted("é" * 39_959)}
+
+
+def test_a_longer_text_is_saved_and_the_model_gets_its_head_and_tail(run: GeminiRun) -> None:
+    whole = untrusted("é" * 39_960)
+    found = SAVED.fullmatch(repeated(run, ["é"], [39_960])["output"])
+    assert found is not None
+    assert (found["head"], found["omitted"], found["tail"]) == (whole[:8000], "1", whole[-32_000:])
+
+
+def test_the_limit_counts_utf_16_code_units(run: GeminiRun) -> None:
+    # 19,980 emoji are 39,960 UTF-16 code units: with the wrapper one over 40,000.
+    assert SAVED.fullmatch(repeated(run, ["😀"], [19_980])["output"]) is not None
+
+
+def test_the_limit_holds_only_for_a_result_of_one_block(run: GeminiRun) -> None:
+    output = untrusted("a" * 30_000) + "\n" + untrusted("b" * 30_000)
+    assert repeated(run, ["a", "b"], [30_000, 30_000]) == {"output": output}
+
+
+def test_a_text_that_is_json_but_not_an_object_becomes_a_tool_error(run: GeminiRun) -> None:
+    # Gemini's MCP client makes a first text block that parses as JSON the structuredContent
+    # of a result without one; the SDK then rejects the list as not an object.
+    error = at(run, ToolUse("mcp_fx_numbers"))["error"]
+    assert error.startswith("MCP tool 'numbers' reported tool error for function call:")
+    assert "Invalid input: expected record, received array" in error
+
+
+def test_only_a_listed_resource_can_be_read(run: GeminiRun) -> None:
+    assert at(run, ToolUse("read_mcp_resource", {"uri": "fixture://notes"})) == {
+        "output": "notes of the fixture\n"
+    }
+    assert at(run, ToolUse("read_mcp_resource", {"uri": "fixture://items/one"})) == {
+        "error": "Resource not found for URI: fixture://items/one"
+    }

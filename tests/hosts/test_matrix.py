@@ -19,8 +19,11 @@ import pytest
 from tests.hosts import matrix, needs
 from tests.hosts import matrix_server as mx
 from tests.hosts.claude_code import ClaudeCode
+from tests.hosts.codex_cli import CodexCli
 from tests.hosts.continue_cli import ContinueCli
+from tests.hosts.copilot_cli import CopilotCli
 from tests.hosts.drivers import Driver, Target, run_id
+from tests.hosts.gemini_cli import GeminiCli
 from tests.hosts.langchain_agent import LangChain
 from tests.hosts.openai_agents_agent import OpenAiAgents
 from tests.hosts.opencode_cli import KILO, OPENCODE, OpenCodeDriver
@@ -32,6 +35,9 @@ SERVER = Path(mx.__file__).resolve()
 
 DRIVERS: tuple[Driver, ...] = (
     ClaudeCode(),
+    CodexCli(),
+    CopilotCli(),
+    GeminiCli(),
     PydanticAi(),
     OpenAiAgents(),
     LangChain("session"),

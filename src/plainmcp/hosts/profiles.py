@@ -223,7 +223,9 @@ COPILOT_CLI = HostProfile(
         False,
         f"{_CP_TEST}: `MCP server 'NAME': ` before the blocks, as before a success's",
     ),
-    limit_unit=Cell("bytes", f"{_CP_TEST}: 20,480 bytes of 2-byte letters are saved to a file"),
+    limit_unit=Cell(
+        "bytes", f"{_CP_TEST}: 10,240 é (20,480 bytes) arrive whole, 6,827 日 (20,481) are saved"
+    ),
     verified=(
         "1.0.102 (clientInfo copilot-cli, revision 2026-07-28); earlier versions sent"
         " github-copilot-developer (github/copilot-cli#1268)"
@@ -240,7 +242,11 @@ GEMINI_CLI = HostProfile(
     audio=Cell("dropped", f"{_GM_TEST}: stripped from the parts the model gets"),
     embedded=Cell("bare", f"{_GM_TEST}: only the resource's text, the URI is lost"),
     links=Cell("text", f"{_GM_TEST}: `Resource Link: TITLE at URI`"),
-    limit=Cell(40_000, f"{_GM_TEST}: a longer text is cut in the middle"),
+    limit=Cell(
+        40_000,
+        f"{_GM_TEST}: a one-block result with its 41-unit wrapper; past it the model gets the"
+        " first 8,000 and last 32,000 and a file's path (results of several blocks are not cut)",
+    ),
     limit_raise=UNKNOWN,
     max_result_size_meta=Cell(False, f"{_GM_TEST}: a tool asking for 500,000 is cut the same"),
     reads_resources=Cell(
@@ -250,7 +256,7 @@ GEMINI_CLI = HostProfile(
     ),
     text_join=Cell("apart", f"{_GM_TEST}: one part per block"),
     error_marked=Cell(True, f"{_GM_TEST}: the call is reported as an error"),
-    limit_unit=Cell("UTF-16 units", f"{_GM_TEST}: JavaScript string lengths"),
+    limit_unit=Cell("UTF-16 units", f"{_GM_TEST}: 39,959 é arrive whole, 19,980 emoji are cut"),
     json_text_parsed=Cell(
         True,
         f"{_GM_TEST}; fixStructuredContent in @google/gemini-cli 0.61.0 parses the first text"
@@ -271,8 +277,10 @@ CODEX_CLI = HostProfile(
     links=Cell("text", f"{_CX_TEST}: the block as JSON text"),
     limit=Cell(
         11_964,
-        f"{_CX_TEST}: the middle of a longer text is cut, for a model outside Codex's catalog"
-        " (a catalog model's truncation_policy sets its own)",
+        f"{_CX_TEST}: 12,000 for the whole result, each block counted in 4-byte steps and"
+        " Codex's own line as 36; past it the overflowing block keeps its head and tail and later blocks"
+        " are omitted, for a model outside Codex's catalog (a catalog model's"
+        " truncation_policy sets its own)",
     ),
     limit_raise=Cell(
         "config.toml tool_output_token_limit (tokens)",
@@ -282,7 +290,7 @@ CODEX_CLI = HostProfile(
     reads_resources=Cell(True, f"{_CX_TEST}: read_mcp_resource is offered"),
     text_join=Cell("apart", f"{_CX_TEST}: one input_text per block"),
     error_marked=Cell(False, f"{_CX_TEST}: the blocks, as for a success"),
-    limit_unit=Cell("bytes", f"{_CX_TEST}: 12,057 bytes of 11,784 characters were cut"),
+    limit_unit=Cell("bytes", f"{_CX_TEST}: 5,982 é (11,964 bytes) arrive whole, 5,983 are cut"),
     verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
 )
 
