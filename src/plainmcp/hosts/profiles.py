@@ -278,8 +278,8 @@ CODEX_CLI = HostProfile(
     limit=Cell(
         11_964,
         f"{_CX_TEST}: 12,000 for the whole result, each block counted in 4-byte steps and"
-        " Codex's own line as 36; past it the overflowing block keeps its head and tail and later blocks"
-        " are omitted, for a model outside Codex's catalog (a catalog model's"
+        " Codex's own line as 36; past it the overflowing block keeps its head and tail and"
+        " later blocks are omitted, for a model outside Codex's catalog (a catalog model's"
         " truncation_policy sets its own)",
     ),
     limit_raise=Cell(
