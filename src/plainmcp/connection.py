@@ -180,9 +180,16 @@ class Connection:
             push(data)
 
     def _send_soon(self, data: bytes) -> None:
-        tasks = self._tasks
-        if tasks is not None:  # None: the connection closed before this ran
-            tasks.start_soon(self.send, data)
+        """Send `data` from a task of its own. An asyncio task, not the task group's
+        start_soon: this runs as a loop callback when another thread posted, outside any task,
+        where anyio cannot tell the event loop once sniffio is installed (openai does)."""
+        if self._tasks is None:  # None: the connection closed before this ran
+            return
+        assert self._loop is not None, "bind() first"
+        self._active += 1
+        task = self._loop.create_task(self.send(data))
+        self._requests.add(task)
+        task.add_done_callback(self._sent)
 
     async def receive(self, data: bytes) -> None:
         """Handle one line of input (see receive_nowait), for callers in a task."""

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.types import Implementation
 
 from plainmcp import demo
 
@@ -33,6 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_server.py"
 """The file clients start; it serves plainmcp.demo, whose helpers rebuild the media below."""
 SERVER_COMMAND = [sys.executable, str(DEMO)]
+
+EXACT_CLIENT = Implementation(name="plainmcp-interop-tests", version="1.0.0")
+"""The clientInfo the official SDK's Client sends here. Its default, "mcp", selects a host
+profile (openai-agents and LangChain send it too: hosts/profiles.py), whose adapted results
+tests/hosts checks; these tests check the exact protocol, which any client plainmcp does not
+know gets."""
 
 
 @pytest.fixture(scope="module")

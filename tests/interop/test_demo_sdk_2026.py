@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 from tests.interop.conftest import (
     ADD_INPUT_SCHEMA,
     CALLS,
+    EXACT_CLIENT,
     IN_STOCK,
     OUTPUT_SCHEMAS,
     READ_ONLY,
@@ -84,13 +85,17 @@ def _params() -> StdioServerParameters:
 
 @pytest.fixture(scope="module")
 async def modern() -> AsyncIterator[Client]:
-    async with Client(_params(), mode=MODERN, read_timeout_seconds=30) as connected:
+    async with Client(
+        _params(), mode=MODERN, read_timeout_seconds=30, client_info=EXACT_CLIENT
+    ) as connected:
         yield connected
 
 
 @pytest.fixture(scope="module")
 async def legacy() -> AsyncIterator[Client]:
-    async with Client(_params(), mode="legacy", read_timeout_seconds=30) as connected:
+    async with Client(
+        _params(), mode="legacy", read_timeout_seconds=30, client_info=EXACT_CLIENT
+    ) as connected:
         yield connected
 
 

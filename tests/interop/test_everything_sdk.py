@@ -39,7 +39,7 @@ from mcp.types import (
 )
 
 from tests.conftest import HANDSHAKE_REVISIONS, Session
-from tests.interop.conftest import ROOT, check_png, check_wav
+from tests.interop.conftest import EXACT_CLIENT, ROOT, check_png, check_wav
 
 pytestmark = [
     pytest.mark.anyio,
@@ -198,6 +198,7 @@ async def client(peer: Peer) -> AsyncIterator[Client]:
         elicitation_callback=peer.on_elicitation,
         logging_callback=peer.on_log,
         message_handler=peer.on_message,
+        client_info=EXACT_CLIENT,
     ) as connected:
         yield connected
 
@@ -880,6 +881,7 @@ async def test_updates_timeout_and_missing_capability(harness: Path) -> None:
         read_timeout_seconds=30,
         elicitation_callback=peer.on_elicitation,
         message_handler=peer.on_message,
+        client_info=EXACT_CLIENT,
     ) as client:
         # notifications/resources/updated reaches a subscriber, and only while subscribed.
         await client.subscribe_resource("test://watched-resource")

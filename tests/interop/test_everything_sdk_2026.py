@@ -40,7 +40,7 @@ from mcp.types import (
     ResourceTemplateReference,
 )
 
-from tests.interop.conftest import check_png, check_wav
+from tests.interop.conftest import EXACT_CLIENT, check_png, check_wav
 from tests.interop.test_everything_sdk import (
     EVERYTHING,
     INPUT_REQUIRED_PROMPT,
@@ -118,6 +118,7 @@ async def client(peer: Peer, mode: str) -> AsyncIterator[Client]:
         logging_callback=peer.on_log,
         message_handler=peer.on_message,
         log_level="debug",
+        client_info=EXACT_CLIENT,
     ) as connected:
         yield connected
 
@@ -706,6 +707,7 @@ async def test_client_without_capabilities(mode_: str) -> None:
         mode=mode_,
         read_timeout_seconds=30,
         logging_callback=on_log,
+        client_info=EXACT_CLIENT,
     ) as bare:
         version = bare.protocol_version
         sampled = wire(await bare.call_tool("test_sampling", {"prompt": "hello"}))

@@ -44,6 +44,7 @@ from tests.interop.conftest import (
     ADD_INPUT_SCHEMA,
     CALLS,
     DEMO,
+    EXACT_CLIENT,
     OUTPUT_SCHEMAS,
     READ_ONLY,
     TOOL_NAMES,
@@ -120,7 +121,9 @@ def mode(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="module")
 async def demo_client(demo_http: HttpServer, mode: str) -> AsyncIterator[Client]:
     """Connected the way a user connects: the URL string."""
-    async with Client(demo_http.url, mode=mode, read_timeout_seconds=30) as connected:
+    async with Client(
+        demo_http.url, mode=mode, read_timeout_seconds=30, client_info=EXACT_CLIENT
+    ) as connected:
         yield connected
 
 
@@ -320,6 +323,7 @@ async def _traced(url: str, mode: str) -> AsyncIterator[Traced]:
             message_handler=peer.on_message,
             # 2026-07-28: log messages are opt-in per request (no effect on a legacy session).
             log_level="debug",
+            client_info=EXACT_CLIENT,
         ) as client,
     ):
         yield Traced(client, peer, recorder, url)

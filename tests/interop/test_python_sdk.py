@@ -17,6 +17,7 @@ from mcp.types import CallToolResult
 from tests.interop.conftest import (
     ADD_INPUT_SCHEMA,
     CALLS,
+    EXACT_CLIENT,
     OUTPUT_SCHEMAS,
     READ_ONLY,
     SERVER_COMMAND,
@@ -35,7 +36,9 @@ pytestmark = pytest.mark.anyio
 async def client() -> AsyncIterator[Client]:
     command, *args = SERVER_COMMAND
     params = StdioServerParameters(command=command, args=args)
-    async with Client(params, mode="legacy", read_timeout_seconds=30) as connected:
+    async with Client(
+        params, mode="legacy", read_timeout_seconds=30, client_info=EXACT_CLIENT
+    ) as connected:
         yield connected
 
 
@@ -110,7 +113,12 @@ async def test_stateless_modes_get_natural_structured_output(mode: str) -> None:
     does: per-request _meta, no handshake, structured output as the value itself."""
     command, *args = SERVER_COMMAND
     params = StdioServerParameters(command=command, args=args)
-    async with Client(params, mode=mode, read_timeout_seconds=30) as modern:  # type: ignore[arg-type]
+    async with Client(
+        params,
+        mode=mode,  # type: ignore[arg-type]
+        read_timeout_seconds=30,
+        client_info=EXACT_CLIENT,
+    ) as modern:
         assert modern.protocol_version == "2026-07-28"
         result = await modern.call_tool("add", {"a": 1, "b": 2})
         tools = await modern.list_tools()
