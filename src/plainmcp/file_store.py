@@ -27,8 +27,10 @@ from plainmcp.store import DEFAULT_MAX_BYTES, StoredBlob, admitted, new_key
 __all__ = ["FileStore", "UnusableFolder", "locked", "private_folder", "write_atomically"]
 
 _MAGIC = b"plainmcp-blob/1 "
-_NAME = re.compile(r"[A-Za-z0-9_-]{43}\.([0-9]{1,16})")
-"""A payload's file name, its key: 32 random bytes (base64url) and the expiry in milliseconds."""
+_NAME = re.compile(r"[A-Za-z0-9_-]{43}-([0-9]{1,16})")
+"""A payload's file name, its key: 32 random bytes (base64url), "-" and the expiry in
+milliseconds (no "." nor "~": clients that look for `plainmcp://blob/` links in text match
+`[A-Za-z0-9_-]+`)."""
 _TMP = ".tmp-"
 _STALE_TMP = 600.0
 """Seconds after which a temporary file is a crashed writer's, and removed."""
@@ -171,7 +173,7 @@ class FileStore:
         now = self._clock()
         expires_at = now + ttl
         stamp = math.ceil(expires_at * 1000)
-        key = f"{new_key()}.{stamp}"
+        key = f"{new_key()}-{stamp}"
         body = _MAGIC + repr(expires_at).encode() + b" " + mime_type.encode() + b"\n" + data
         with self._lock, locked(self.folder):
             self._sweep(now, len(body))
@@ -196,7 +198,7 @@ class FileStore:
     def _sweep(self, now: float, incoming: int) -> None:
         """Drop expired payloads and stale temporary files, then the oldest payloads until
         `incoming` more bytes fit. Called with the lock held."""
-        kept: list[tuple[int, str, int]] = []
+        kept: list[tuple[int, int, str, int]] = []
         total = 0
         with os.scandir(self.folder) as entries:
             for entry in entries:
@@ -218,12 +220,13 @@ class FileStore:
                 if stamp <= now * 1000:
                     _remove(entry.path)
                     continue
-                kept.append((stamp, name, info.st_size))
+                kept.append((stamp, info.st_mtime_ns, name, info.st_size))
                 total += info.st_size
         if total + incoming <= self.max_bytes:
             return
-        kept.sort()  # expiry order: with one TTL (the guards use one), the order they came in
-        for _, name, size in kept:
+        # Expiry order: with one TTL (the guards use one), the order they came in.
+        kept.sort()
+        for _, _, name, size in kept:
             _remove(os.path.join(self.folder, name))
             total -= size
             if total + incoming <= self.max_bytes:

@@ -50,7 +50,7 @@ def namespace(name: str) -> str:
     digits, `.`, `_`, `-`), else its plain part and a digest of the whole name, so that two names
     never share a folder and none can climb out of it."""
     safe = _UNSAFE.sub("_", name).strip("._")[:64]
-    if safe == name:
+    if safe and safe == name:
         return safe
     import hashlib  # only for names that are not plain
 
