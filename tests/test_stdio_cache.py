@@ -188,3 +188,21 @@ async def test_an_unusable_folder_falls_back_to_memory_with_one_warning(
         " process's memory, so a read_more ref works only until it exits; make the folder"
         " writable by this user alone, or point PLAINMCP_CACHE_DIR at one that is",
     ]
+
+
+@pytest.mark.anyio
+async def test_the_first_payload_stored_clears_what_other_servers_left_expired(
+    cache: Path,
+) -> None:
+    left = cache / "stdio" / "gone" / "blobs"
+    left.mkdir(parents=True)
+    expired, live = "A" * 43 + "-1000", "B" * 43 + "-99999999999999"
+    for name in (expired, live, "notes.txt"):
+        (left / name).write_bytes(b"x")
+    app = Server("demo")
+    use_user_cache(app)
+    await app.blob_store.put(b"payload", "text/plain", ttl=60)
+    assert sorted(p.name for p in left.iterdir()) == [live, "notes.txt"]
+    (left / expired).write_bytes(b"x")
+    await app.blob_store.put(b"more", "text/plain", ttl=60)  # once a process
+    assert (left / expired).exists()

@@ -24,7 +24,14 @@ from collections.abc import Callable, Iterator
 
 from plainmcp.store import DEFAULT_MAX_BYTES, StoredBlob, admitted, new_key
 
-__all__ = ["FileStore", "UnusableFolder", "locked", "private_folder", "write_atomically"]
+__all__ = [
+    "FileStore",
+    "UnusableFolder",
+    "drop_expired",
+    "locked",
+    "private_folder",
+    "write_atomically",
+]
 
 _MAGIC = b"plainmcp-blob/1 "
 _NAME = re.compile(r"[A-Za-z0-9_-]{43}-([0-9]{1,16})")
@@ -231,6 +238,22 @@ class FileStore:
             total -= size
             if total + incoming <= self.max_bytes:
                 return
+
+
+def drop_expired(folder: str, now: float) -> None:
+    """Remove the expired payloads in `folder`, found by name alone and without its lock
+    (removing what has expired races with nothing): what a server that is not started again
+    left behind. A folder that cannot be read is left as it is."""
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return
+    with entries:
+        for entry in entries:
+            match = _NAME.fullmatch(entry.name)
+            if match is not None and int(match.group(1)) <= now * 1000:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def _remove(path: str) -> None:

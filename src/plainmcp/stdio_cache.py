@@ -20,7 +20,14 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
-from plainmcp.file_store import FileStore, locked, private_folder, read_private, write_atomically
+from plainmcp.file_store import (
+    FileStore,
+    drop_expired,
+    locked,
+    private_folder,
+    read_private,
+    write_atomically,
+)
 from plainmcp.store import BlobStore, StoredBlob
 from plainmcp.user_cache import server_dir
 from plainmcp.wire.request_state import ENV_SECRET, MIN_SECRET_BYTES
@@ -57,6 +64,7 @@ class CachedStore:
     def __init__(self, folder: str, fallback: BlobStore) -> None:
         self.files: FileStore | None = FileStore(folder)
         self.fallback = fallback
+        self._swept = False
 
     def __repr__(self) -> str:
         return f"CachedStore({self.files!r}, fallback={self.fallback!r})"
@@ -65,9 +73,16 @@ class CachedStore:
         files = self.files
         if files is not None:
             try:
-                return await files.put(data, mime_type, ttl)
+                key = await files.put(data, mime_type, ttl)
             except OSError as exc:
                 self._give_up(files, exc)
+            else:
+                if not self._swept:  # once a process: what other servers left expired
+                    self._swept = True
+                    import anyio.to_thread
+
+                    await anyio.to_thread.run_sync(sweep_others, files.folder)
+                return key
         return await self.fallback.put(data, mime_type, ttl)
 
     async def get(self, key: str) -> StoredBlob | None:
@@ -91,6 +106,23 @@ class CachedStore:
             files.folder,
             exc.strerror or exc,
         )
+
+
+def sweep_others(blobs: str) -> None:
+    """Remove the expired payloads of the other servers next to this one (`<base>/stdio/*/`):
+    a server that is not started again would otherwise leave them for good."""
+    import time
+
+    mine = os.path.dirname(blobs)
+    root = os.path.dirname(mine)
+    try:
+        servers = [e.path for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    now = time.time()
+    for server in servers:
+        if server != mine:
+            drop_expired(os.path.join(server, BLOBS), now)
 
 
 def cached_secret(folder: str) -> bytes:
