@@ -36,7 +36,8 @@ Secrets: pass one, or set `PLAINMCP_STATE_SECRET` (at least 32 bytes; e.g. the o
 one endpoint must share one secret. Without either, a random per-process secret is used and only
 this process can continue a request (a retry reaching another process, or this one after a
 restart, is refused as tampered), unless the transport knows of the other processes and `adopt`s
-a shared one (HTTP with Redis: transports/http/state_secret.py; `plainmcp run --workers`).
+a shared one (HTTP with Redis: transports/http/state_secret.py; `plainmcp run --workers`), or
+`defer`s to one kept for them (stdio: the user's cache, stdio_cache.py).
 """
 
 from __future__ import annotations
