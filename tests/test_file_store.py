@@ -13,7 +13,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from plainmcp.file_store import FileStore, UnusableFolder
+from plainmcp import FileStore
+from plainmcp.file_store import UnusableFolder
 from plainmcp.store import BlobStore, StoredBlob, StoreFull
 
 pytestmark = pytest.mark.anyio
