@@ -3,6 +3,7 @@ modes, two stores and two processes on one folder, files that are not its own le
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 import subprocess
@@ -96,6 +97,15 @@ async def test_oldest_entries_are_removed_to_stay_within_the_bound(tmp_path: Pat
     assert (await store.get(keys[1])) == StoredBlob(b"b" * 100, "text/plain", 1011.0)
     assert (await store.get(keys[2])) is not None
     assert sum(p.stat().st_size for p in tmp_path.iterdir()) == 2 * (100 + HEADER)
+
+
+async def test_a_ttl_past_what_a_name_can_hold_is_kept_that_long(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    for ttl in (1e20, math.inf):
+        key = await store.put(b"x", "text/plain", ttl=ttl)
+        assert key.endswith("-9999999999999999")
+        blob = await store.get(key)
+        assert blob is not None and blob.data == b"x"
 
 
 async def test_a_payload_larger_than_the_store_is_refused(tmp_path: Path) -> None:

@@ -38,6 +38,8 @@ _NAME = re.compile(r"[A-Za-z0-9_-]{43}-([0-9]{1,16})")
 """A payload's file name, its key: 32 random bytes (base64url), "-" and the expiry in
 milliseconds (no "." nor "~": clients that look for `plainmcp://blob/` links in text match
 `[A-Za-z0-9_-]+`)."""
+_LAST = 10**16 - 1
+"""The latest expiry a name can hold (some 300,000 years from now): a longer TTL is kept as long."""
 _TMP = ".tmp-"
 _STALE_TMP = 600.0
 """Seconds after which a temporary file is a crashed writer's, and removed."""
@@ -179,7 +181,7 @@ class FileStore:
         self._open()
         now = self._clock()
         expires_at = now + ttl
-        stamp = math.ceil(expires_at * 1000)
+        stamp = _LAST if not math.isfinite(expires_at) else min(math.ceil(expires_at * 1000), _LAST)
         key = f"{new_key()}-{stamp}"
         body = _MAGIC + repr(expires_at).encode() + b" " + mime_type.encode() + b"\n" + data
         with self._lock, locked(self.folder):
@@ -274,6 +276,6 @@ def _parse(raw: bytes) -> StoredBlob | None:
         mime = mime_type.decode("utf-8")
     except ValueError:
         return None
-    if not math.isfinite(expires_at) or not mime:
+    if math.isnan(expires_at) or not mime:
         return None
     return StoredBlob(raw[end + 1 :], mime, expires_at)
