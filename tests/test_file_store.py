@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -48,7 +49,8 @@ async def test_put_then_get(tmp_path: Path) -> None:
     assert await store.get(key) == StoredBlob(b"hello", "text/plain; charset=utf-8", 1060.0)
     assert await store.get("nope") is None
     assert isinstance(store, BlobStore)
-    assert key.endswith("-1060000")  # the expiry, in milliseconds, so that sweeps need no read
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}", key)  # as MemoryStore's: refs are no longer
+    assert (tmp_path / "blobs" / key).stat().st_mtime == 1060.0  # sweeps need no read
     assert stored(tmp_path / "blobs") == [key]
 
 
@@ -56,7 +58,7 @@ async def test_nothing_is_made_until_the_store_is_used(tmp_path: Path) -> None:
     folder = tmp_path / "a" / "b"
     store = FileStore(folder)
     assert not tmp_path.joinpath("a").exists()
-    assert await store.get("x" * 43 + "-1") is None
+    assert await store.get("x" * 43) is None
     assert folder.is_dir()
 
 
@@ -99,11 +101,11 @@ async def test_oldest_entries_are_removed_to_stay_within_the_bound(tmp_path: Pat
     assert sum(p.stat().st_size for p in tmp_path.iterdir()) == 2 * (100 + HEADER)
 
 
-async def test_a_ttl_past_what_a_name_can_hold_is_kept_that_long(tmp_path: Path) -> None:
+async def test_a_ttl_past_what_a_file_time_can_hold_is_kept_that_long(tmp_path: Path) -> None:
     store = FileStore(tmp_path)
     for ttl in (1e20, math.inf):
         key = await store.put(b"x", "text/plain", ttl=ttl)
-        assert key.endswith("-9999999999999999")
+        assert (tmp_path / key).stat().st_mtime == 2**33 - 1
         blob = await store.get(key)
         assert blob is not None and blob.data == b"x"
 
@@ -151,13 +153,12 @@ async def test_files_not_its_own_are_never_served_nor_removed(tmp_path: Path) ->
     store = FileStore(tmp_path, max_bytes=200, clock=clock)
     key = await store.put(b"mine", "text/plain", ttl=60)
     name = "A" * 43
-    far = "-9999999999999"
     (tmp_path / "README").write_bytes(b"x" * 500)  # foreign: not counted in the bound either
-    (tmp_path / (name + far)).write_bytes(b"garbage, no header")
-    (tmp_path / ("B" * 43 + far)).write_bytes(b"plainmcp-blob/1 nan text/plain\nx")
-    (tmp_path / ("C" * 43 + far)).write_bytes(b"plainmcp-blob/1 2000.0 text/plain")  # cut short
-    (tmp_path / ("D" * 43 + far)).symlink_to(tmp_path / key)
-    for each in ("README", name + far, "B" * 43 + far, "C" * 43 + far, "D" * 43 + far):
+    (tmp_path / (name)).write_bytes(b"garbage, no header")
+    (tmp_path / ("B" * 43)).write_bytes(b"plainmcp-blob/1 nan text/plain\nx")
+    (tmp_path / ("C" * 43)).write_bytes(b"plainmcp-blob/1 2000.0 text/plain")  # cut short
+    (tmp_path / ("D" * 43)).symlink_to(tmp_path / key)
+    for each in ("README", name, "B" * 43, "C" * 43, "D" * 43):
         assert await store.get(each) is None
     for each in ("../README", "", "x/../" + key, key + "\n"):
         assert await store.get(each) is None

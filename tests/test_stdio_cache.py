@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import stat
 import threading
 from pathlib import Path
@@ -196,13 +197,16 @@ async def test_the_first_payload_stored_clears_what_other_servers_left_expired(
 ) -> None:
     left = cache / "stdio" / "gone" / "blobs"
     left.mkdir(parents=True)
-    expired, live = "A" * 43 + "-1000", "B" * 43 + "-99999999999999"
+    expired, live = "A" * 43, "B" * 43
     for name in (expired, live, "notes.txt"):
         (left / name).write_bytes(b"x")
+        os.utime(left / name, (1000, 1000))
+    os.utime(left / live, (2**33, 2**33))
     app = Server("demo")
     use_user_cache(app)
     await app.blob_store.put(b"payload", "text/plain", ttl=60)
     assert sorted(p.name for p in left.iterdir()) == [live, "notes.txt"]
     (left / expired).write_bytes(b"x")
+    os.utime(left / expired, (1000, 1000))
     await app.blob_store.put(b"more", "text/plain", ttl=60)  # once a process
     assert (left / expired).exists()

@@ -1,12 +1,13 @@
 """A BlobStore in a folder: offloaded payloads that outlive the process that stored them.
 
-The default over stdio (stdio_cache.py), where every session, and with some hosts every call,
-is a new server process: a `read_more` ref one process gave out is followed in the next. One file
-per payload, named by its key, which ends in its expiry time (so expired files are found by
-name, without reading them). The folder is the user's alone (0700, files 0600); every file is
-written under a temporary name and renamed into place, so a reader sees a whole payload or none.
-A put holds a lock file while it drops expired payloads and then the oldest, to stay within
-`max_bytes` with other processes writing the same folder; reads take no lock.
+The default over stdio (stdio_cache.py), where every session, and with some hosts every call, is
+a new server process: a `read_more` ref one process gave out is followed in the next. One file
+per payload, named by its key, its modification time set to its expiry (so expired files are
+found by a stat, without reading them; the file's first line holds the exact expiry too). The
+folder is the user's alone (0700, files 0600); every file is written under a temporary name and
+renamed into place, so a reader sees a whole payload or none. A put holds a lock file while it
+drops expired payloads and then the oldest, to stay within `max_bytes` with other processes
+writing the same folder; reads take no lock.
 """
 
 from __future__ import annotations
@@ -34,12 +35,11 @@ __all__ = [
 ]
 
 _MAGIC = b"plainmcp-blob/1 "
-_NAME = re.compile(r"[A-Za-z0-9_-]{43}-([0-9]{1,16})")
-"""A payload's file name, its key: 32 random bytes (base64url), "-" and the expiry in
-milliseconds (no "." nor "~": clients that look for `plainmcp://blob/` links in text match
-`[A-Za-z0-9_-]+`)."""
-_LAST = 10**16 - 1
-"""The latest expiry a name can hold (some 300,000 years from now): a longer TTL is kept as long."""
+_NAME = re.compile(r"[A-Za-z0-9_-]{43}")
+"""A payload's file name, its key: 32 random bytes (base64url), as MemoryStore's keys (a longer
+key would make every ref longer, and every part shorter)."""
+_LAST = 2**33 - 1
+"""The latest expiry a file's time holds (the year 2242): a longer TTL is kept that long."""
 _TMP = ".tmp-"
 _STALE_TMP = 600.0
 """Seconds after which a temporary file is a crashed writer's, and removed."""
@@ -78,14 +78,16 @@ def private_folder(path: str) -> None:
         os.chmod(path, 0o700)
 
 
-def write_atomically(folder: str, name: str, data: bytes) -> None:
+def write_atomically(folder: str, name: str, data: bytes, mtime: float | None = None) -> None:
     """`folder/name` holds `data` (0600), all of it or, for a reader, nothing new: written under
-    a temporary name, then renamed over it."""
+    a temporary name (whose modification time is then set to `mtime`), then renamed over it."""
     tmp = os.path.join(folder, f"{_TMP}{os.getpid()}-{new_key()[:12]}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o600)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+        if mtime is not None:
+            os.utime(tmp, (mtime, mtime))
         os.replace(tmp, os.path.join(folder, name))
     except BaseException:
         with contextlib.suppress(OSError):
@@ -129,8 +131,9 @@ class FileStore:
 
     As MemoryStore: when a new payload would take the folder past `max_bytes`, the oldest go
     first, and expired ones are dropped on `put` (and the first time the folder is used);
-    `clock` is wall-clock seconds, shared by every process (injected by tests). Files that are
-    not this store's (other names, damaged ones) are left alone and never served.
+    `clock` is wall-clock seconds, shared by every process (injected by tests). Files of other
+    names are left alone; a damaged file of a key's name is never served (and goes as any file
+    of the store does, when its time is past or it is the oldest).
     """
 
     def __init__(
@@ -181,12 +184,11 @@ class FileStore:
         self._open()
         now = self._clock()
         expires_at = now + ttl
-        stamp = _LAST if not math.isfinite(expires_at) else min(math.ceil(expires_at * 1000), _LAST)
-        key = f"{new_key()}-{stamp}"
+        key = new_key()
         body = _MAGIC + repr(expires_at).encode() + b" " + mime_type.encode() + b"\n" + data
         with self._lock, locked(self.folder):
             self._sweep(now, len(body))
-            write_atomically(self.folder, key, body)
+            write_atomically(self.folder, key, body, min(expires_at, _LAST))
         return key
 
     def _get(self, key: str) -> StoredBlob | None:
@@ -222,14 +224,12 @@ class FileStore:
                     if info.st_mtime < time.time() - _STALE_TMP:
                         _remove(entry.path)
                     continue
-                match = _NAME.fullmatch(name)
-                if match is None:
+                if _NAME.fullmatch(name) is None:
                     continue  # not ours: left alone, and not counted
-                stamp = int(match.group(1))
-                if stamp <= now * 1000:
+                if info.st_mtime <= now:
                     _remove(entry.path)
                     continue
-                kept.append((stamp, info.st_mtime_ns, name, info.st_size))
+                kept.append((info.st_mtime_ns, info.st_ctime_ns, name, info.st_size))
                 total += info.st_size
         if total + incoming <= self.max_bytes:
             return
@@ -243,7 +243,7 @@ class FileStore:
 
 
 def drop_expired(folder: str, now: float) -> None:
-    """Remove the expired payloads in `folder`, found by name alone and without its lock
+    """Remove the expired payloads in `folder`, found by their times alone and without its lock
     (removing what has expired races with nothing): what a server that is not started again
     left behind. A folder that cannot be read is left as it is."""
     try:
@@ -252,9 +252,10 @@ def drop_expired(folder: str, now: float) -> None:
         return
     with entries:
         for entry in entries:
-            match = _NAME.fullmatch(entry.name)
-            if match is not None and int(match.group(1)) <= now * 1000:
-                with contextlib.suppress(OSError):
+            if _NAME.fullmatch(entry.name) is None:
+                continue
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_mtime <= now:
                     os.unlink(entry.path)
 
 
