@@ -151,6 +151,11 @@ def test_what_the_user_gave_is_left_alone(cache: Path, monkeypatch: pytest.Monke
     assert given.state_signer.ephemeral is False
     assert given.state_signer.seal({"k": "x"}) == StateSigner(SECRET).seal({"k": "x"})
 
+    later = Server("demo")
+    later.blob_store = store
+    use_user_cache(later)
+    assert later.blob_store is store
+
     off = Server("demo", stdio_cache=False)
     use_user_cache(off)
     assert isinstance(off.blob_store, MemoryStore)

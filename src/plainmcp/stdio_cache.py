@@ -50,7 +50,7 @@ def use_user_cache(server: Server) -> None:
         return
     server._stdio_cached = True
     folder = server_dir(server.name)
-    if server._default_store:
+    if server.blob_store is server._default_store:  # not one given, nor one set since
         server.blob_store = CachedStore(os.path.join(folder, BLOBS), server.blob_store)
     signer = server.state_signer
     if signer.ephemeral:
