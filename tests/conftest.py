@@ -20,10 +20,13 @@ latest handshake revision), afterwards against the negotiated one.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import itertools
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +42,22 @@ from tests.mcp_schemas import REVISIONS, schemas_dir, validate_server_message, w
 # `plainmcp check` (in process, as a command, in the doc snippets) reads the schemas from the
 # shared folder, never from the user's cache or the network (tests/cli/test_schemas.py tests those).
 os.environ["PLAINMCP_MCP_SCHEMAS"] = str(schemas_dir())
+
+# Stdio servers keep cut results and their state secret in the user's cache (stdio_cache.py):
+# every server the tests start, in this process or as a child, keeps them in this run's own
+# folder instead, never in the real ~/.cache (clients that pass a bare environment to their
+# servers are given it too: tests/interop/conftest.py).
+TEST_CACHE = tempfile.mkdtemp(prefix="plainmcp-test-cache-")
+os.environ["PLAINMCP_CACHE_DIR"] = TEST_CACHE
+atexit.register(shutil.rmtree, TEST_CACHE, True)
+with contextlib.suppress(ImportError):  # the official SDK's stdio client: a bare environment
+    import mcp.client.stdio as _sdk_stdio
+
+    if "PLAINMCP_CACHE_DIR" not in _sdk_stdio.DEFAULT_INHERITED_ENV_VARS:
+        _sdk_stdio.DEFAULT_INHERITED_ENV_VARS = (
+            *_sdk_stdio.DEFAULT_INHERITED_ENV_VARS,
+            "PLAINMCP_CACHE_DIR",
+        )
 
 STATELESS_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")

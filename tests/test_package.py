@@ -60,6 +60,7 @@ PUBLIC_NAMES = [
     "ElicitResult",
     "EmbeddedResource",
     "File",
+    "FileStore",
     "Header",
     "Icon",
     "Image",

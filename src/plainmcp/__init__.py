@@ -35,6 +35,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
+    from plainmcp.file_store import FileStore
     from plainmcp.headers import Header
     from plainmcp.prompts import Message, PromptError, PromptResult
     from plainmcp.resource_contents import Contents, safe_join
@@ -56,6 +57,7 @@ _LAZY = {
     "Contents": "plainmcp.resource_contents",
     "safe_join": "plainmcp.resource_contents",
     "BlobStore": "plainmcp.store",
+    "FileStore": "plainmcp.file_store",
     "MemoryStore": "plainmcp.store",
     "StoredBlob": "plainmcp.store",
     "Telemetry": "plainmcp.telemetry",
@@ -92,6 +94,7 @@ __all__ = [
     "ElicitResult",
     "EmbeddedResource",
     "File",
+    "FileStore",
     "Header",
     "Icon",
     "Image",

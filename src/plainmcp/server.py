@@ -76,6 +76,7 @@ class Server:
         hide_unauthorized: bool = False,
         continuation: str | None = DEFAULT_CONTINUATION,
         describe_parts: bool = True,
+        stdio_cache: bool = True,
     ) -> None:
         self.name = name
         self.version = version
@@ -106,6 +107,13 @@ class Server:
         # Not `blob_store or ...`: a MemoryStore has __len__, so an empty one is falsy.
         self.blob_store: BlobStore = blob_store if blob_store is not None else MemoryStore()
         """Where offloaded payloads wait to be read back through resources/read."""
+        self._default_store = self.blob_store if blob_store is None else None
+        """The store made here, while it is the one in use (a stdio server replaces it)."""
+        self.stdio_cache = stdio_cache
+        """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
+        of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
+        docs/results.md, "Across processes"). False: in this process's memory."""
+        self._stdio_cached = False
         if list_ttl_ms < 0 or read_ttl_ms < 0:
             raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
         self.hide_unauthorized = hide_unauthorized

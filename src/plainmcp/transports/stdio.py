@@ -204,6 +204,9 @@ async def serve(
         from plainmcp.telemetry import STDIO_ATTRIBUTES, TRANSPORT
 
         TRANSPORT.set(STDIO_ATTRIBUTES)  # this task's context: every request's task inherits it
+    from plainmcp.stdio_cache import use_user_cache
+
+    use_user_cache(server)  # refs that outlive this process; nothing is read until one is needed
     async with running(server):  # before the first line is read; LifespanError if it fails
         conn = server.connect(send)
         try:

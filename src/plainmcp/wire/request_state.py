@@ -36,7 +36,8 @@ Secrets: pass one, or set `PLAINMCP_STATE_SECRET` (at least 32 bytes; e.g. the o
 one endpoint must share one secret. Without either, a random per-process secret is used and only
 this process can continue a request (a retry reaching another process, or this one after a
 restart, is refused as tampered), unless the transport knows of the other processes and `adopt`s
-a shared one (HTTP with Redis: transports/http/state_secret.py; `plainmcp run --workers`).
+a shared one (HTTP with Redis: transports/http/state_secret.py; `plainmcp run --workers`), or
+`defer`s to one kept for them (stdio: the user's cache, stdio_cache.py).
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ class StateSigner:
     default (injectable for tests). `max_length`: the longest token issued or accepted.
     """
 
-    __slots__ = ("_clock", "_derived", "_secret", "_source", "max_length", "ttl")
+    __slots__ = ("_clock", "_derived", "_load", "_secret", "_source", "max_length", "ttl")
 
     def __init__(
         self,
@@ -188,6 +189,7 @@ class StateSigner:
             raise ValueError(f"ttl must be finite, not {ttl!r}")
         self._secret = secret
         self._derived: bytes | None = None
+        self._load: Callable[[], tuple[bytes | str, str]] | None = None
         self._source = source
         self._clock = clock
         self.ttl = float(ttl)
@@ -201,13 +203,27 @@ class StateSigner:
         """The signing key, derived from the secret on first use: a server that never signs
         never imports hmac and hashlib (start-up time for every session)."""
         if self._derived is None:
+            load = self._load
+            if load is not None:
+                self._load = None
+                secret, source = load()
+                self._secret = _checked(secret, f" (from {source})")
+                self._source = source
             self._derived = _hmac_sha256(self._secret, _KEY_LABEL)
         return self._derived
 
     @property
     def ephemeral(self) -> bool:
         """True when the secret is random to this process: no other process can continue."""
-        return self._source == "random"
+        return self._load is None and self._source == "random"
+
+    def defer(self, load: Callable[[], tuple[bytes | str, str]], source: str) -> None:
+        """Sign with the secret `load()` returns (with where it is kept) instead of this
+        process's random one, loaded when first needed: a stdio server that never signs never
+        reads it (transports/stdio_cache.py keeps it in the user's cache). Before serving."""
+        self._load = load
+        self._derived = None
+        self._source = source
 
     def adopt(self, secret: bytes | str, source: str) -> None:
         """Sign with `secret` from now on instead of this process's random one: the secret the
@@ -215,6 +231,7 @@ class StateSigner:
         is). Before serving: what was signed with the random secret stops verifying."""
         self._secret = _checked(secret, f" (from {source})")
         self._derived = None
+        self._load = None
         self._source = source
 
     @staticmethod
