@@ -77,7 +77,6 @@ def comparison_markdown(
 
 def section() -> str:
     """The section from what the tests pin today."""
-    from tests.hosts import claude_code, langchain_agent, openai_agents_agent, pydantic_ai_agent
     from tests.hosts.drivers import run_id
     from tests.hosts.test_anchors import ANCHORS, anchored
     from tests.hosts.test_matrix import DRIVERS, OPEN
@@ -85,10 +84,11 @@ def section() -> str:
     runs = [run_id(d, t) for d in DRIVERS for t in d.transports]
     skipped = [run_id(d, t) for d in DRIVERS if not anchored(d) for t in d.transports]
     plainmcp = {run: OPEN.get(run, {}) for run in runs}
+    over_http = ", ".join(d.key for d in DRIVERS if "http" in d.transports)
     hosts = (
-        f"Claude Code {claude_code.VERSION} (stdio and HTTP), pydantic-ai "
-        f"{pydantic_ai_agent.VERSION}, openai-agents {openai_agents_agent.VERSION} and "
-        f"langchain-mcp-adapters {langchain_agent.VERSION}, each over stdio"
+        "every host and framework of tests/hosts/test_matrix.py at the version its row above"
+        f" was verified at, over stdio, and {over_http} over HTTP too (the other two libraries"
+        " over HTTP with Claude Code only)"
     )
     note = (
         f"Not run against the other two: {', '.join(skipped)}. A session per call differs from "

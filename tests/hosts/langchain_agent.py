@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any, Literal
@@ -94,11 +95,13 @@ class LangChain:
         return tool
 
     def run(self, target: Target, script: Script, *, timeout: float = 300) -> Seen:
-        spec = {
+        spec: dict[str, Any] = {
             "name": target.name,
             "command": target.argv[0],
             "args": list(target.argv[1:]),
-            "env": dict(target.env) or None,
+            # The SDK's stdio client hands a server only a few variables of its own: the tests'
+            # stdio cache folder (tests/conftest.py) goes by name.
+            "env": {**_cache_env(), **dict(target.env)} or None,
             "cwd": str(target.cwd) if target.cwd else None,
         }
         proc = subprocess.Popen(
@@ -138,3 +141,8 @@ class LangChain:
         assert line, f"langchain_child ended early (exit {proc.wait()})"
         answer: dict[str, Any] = json.loads(line)
         return answer
+
+
+def _cache_env() -> dict[str, str]:
+    folder = os.environ.get("PLAINMCP_CACHE_DIR")
+    return {"PLAINMCP_CACHE_DIR": folder} if folder else {}

@@ -49,17 +49,9 @@ DRIVERS: tuple[Driver, ...] = (
 )
 """Every host and framework of the matrix."""
 
-OPEN: dict[str, dict[str, str]] = {
-    # get_tools(): a new session and server process per call, so every ref is unknown to the
-    # process that gets it (issue 24 item 5).
-    "langchain-mcp-adapters-per-call-stdio": {
-        "rows rebuilt (no output schema)": "no rows shown as JSON",
-        "rows rebuilt (output schema)": "no rows shown as JSON",
-        "text rebuilt": "39,380 of 150,000 characters rebuilt, the first difference at 39,098",
-    },
-}
-"""What is still broken, per run: issue 24 empties it. Exact both ways: a promise that breaks
-fails the test, and so does one that holds while listed here."""
+OPEN: dict[str, dict[str, str]] = {}
+"""What is still broken, per run: nothing. Exact both ways: a promise that breaks fails the
+test, and so does one that holds while listed here."""
 
 RUNS = [
     pytest.param(driver, transport, id=run_id(driver, transport))

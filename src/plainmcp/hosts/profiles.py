@@ -676,26 +676,39 @@ A cell nobody verified says "unknown" and takes the generic behaviour.
 
 What the adaptations are:
 
-- reads `structured`, a tool without an output schema, and a text that is not the JSON of the
-  structured value: `structuredContent` is left out (it is optional there), and a text block
-  with the value's JSON is added when no block carries it, so the model gets every fact. With an
-  output schema `structuredContent` is required and stays; then the continuation sentence of
-  each marker in the text (a value cut at an item) is added to the description of the link
-  after it, which such a host shows (Claude Code: `[Resource link: NAME] URI (DESCRIPTION)`).
+- reads `structured` or `both` (the host shows only structuredContent when there is one, or both
+  in one text): tools/list gives it every tool without its output schema, and its results carry
+  the tool's text and the value's JSON in `content`; `structuredContent`, then optional, is left
+  out, unless the content is exactly the value's JSON (reads `structured`), which the model then
+  gets either way. A cut value's marker and `read_more` sentence are in that text.
+- reads `content`: `structuredContent` stays, and a text block with the value's JSON is added
+  when no block carries it.
+- an inline limit: every result and every `read_more` part stays within 90 % of it, counted in
+  its unit (characters, UTF-8 bytes or UTF-16 units), the value's JSON and the text in one
+  budget, so the host never cuts the result or hides it behind a preview. A limit the server
+  turned off (None) stays off.
+- a JSON text that is not an object fails the call: a result without `structuredContent` whose
+  first text block is such JSON gets it as `structuredContent` (`{"result": ...}` where the
+  revision wants an object).
 - isError blocks `first`: the text blocks of an error become one text block.
-- text blocks `run together` (the host hands them on with nothing between them): the text
-  blocks of a result become one text block, a blank line between each two, so the model still
-  sees where one ends.
+- text blocks `run together` (the host hands them on with nothing, or only a newline, between
+  them): the text blocks of a result become one text block, a blank line between each two, so
+  the model still sees where one ends.
 - not told a call failed: the first text block of an isError result starts with `Error: `
   (a text block `Error: the call failed.` comes first when there is none).
-- images or audio `dropped`: a short text block describing each (kind, MIME type, size) follows
-  it; `refused` (the client fails the whole call on it): the description replaces it.
+- images, audio or links `dropped`: a text line describing each (kind, MIME type, size; a
+  link's name, URI and description) follows it; `refused` (the client fails the whole call on
+  it): the line replaces it. Embedded resources `bare` (shown without their URI): a line naming
+  the URI follows.
 - honours `maxResultSizeChars`: tools/list gives each tool
   `_meta["anthropic/maxResultSizeChars"]`, the larger of the server's `text_result` and
   `structured` limits, when that is above the host's own limit (capped at 500,000).
 
-Several Python frameworks send the official SDK's default name `mcp`; the server cannot tell
-them apart, so that name selects a row of the cautious union of theirs.
+Several Python frameworks send the official SDK's default name `mcp` (openai-agents,
+LangChain's adapters, the SDK's own ClientSession), and FastMCP's client and pydantic-ai send
+`fastmcp`; the server cannot tell them apart, so each name selects the row that loses least
+across them: for `mcp`, audio is described instead of sent (LangChain fails the whole call on
+it) and errors are marked (openai-agents does not flag them).
 """
 
 
