@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from plainmcp.client import Client
 
 _SENTENCE = re.compile(SENTENCE)
-_BLOB = re.compile(r"plainmcp://blob/[A-Za-z0-9_-]+")
+_BLOB = re.compile(r"plainmcp://blob/[A-Za-z0-9._~-]*[A-Za-z0-9_~-]")
+"""A blob link as store.blob_key takes it (RedisStore's keys hold a dot), not ending in a dot:
+a marker's sentence may end right after one."""
 CUT = "\n…[truncated: "
 MARKERS = ("[partial: ", "[structuredContent left out: ", "[omitted: ")
 """How the guards' markers of a cut value, a left-out value and left-out blocks begin."""
