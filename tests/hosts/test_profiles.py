@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from plainmcp.hosts.page import hosts_markdown
 from plainmcp.hosts.profiles import (
     CLAUDE_CODE,
     GENERIC,
     PROFILES,
     SDK_DEFAULT,
     HostProfile,
-    hosts_markdown,
     known,
     profile_for,
 )
