@@ -1,4 +1,5 @@
-"""The client: a session (session.py; over HTTP: http.py), the revision it speaks (discover.py),
+"""The client: a session (session.py) on its transport-facing core (core.py; the transports:
+stdio.py, memory.py, http.py), the revision it speaks (discover.py),
 the callbacks answering the server's questions (callbacks.py), its notifications
 (notifications.py, listen.py, stream.py), typed results (results.py; structured values:
 structured.py, hydrate.py) and errors (errors.py)."""
@@ -17,7 +18,6 @@ from plainmcp.client.errors import (
     ProtocolViolation,
     RequestTimeout,
     SessionExpired,
-    ToolCallError,
 )
 from plainmcp.client.hydrate import plain
 from plainmcp.client.notifications import LogMessage, Progress
@@ -32,6 +32,7 @@ from plainmcp.client.results import (
     ResourceInfo,
     ResourceTemplateInfo,
     ServerInfo,
+    ToolCallError,
     ToolInfo,
     UnknownContent,
     parse_block,

@@ -1,15 +1,13 @@
-"""What a client call raises: a JSON-RPC error from the server, or the connection closing."""
+"""What a client call raises: a JSON-RPC error from the server, or the connection closing
+(a tool's own failure, ToolCallError, is results.py's: it carries the result)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR
-
-if TYPE_CHECKING:
-    from plainmcp.client.results import CallToolResult
 
 CONNECTION_CLOSED = -32000
 
@@ -30,16 +28,6 @@ class ConnectionClosed(McpError):
     def __init__(self, message: str, returncode: int | None = None) -> None:
         super().__init__(CONNECTION_CLOSED, message)
         self.returncode = returncode
-
-
-class ToolCallError(Exception):
-    """A tool's own failure (a result with isError), raised only when the caller asked for it
-    (`call_tool(..., raise_on_error=True)`); `result` is the whole result."""
-
-    def __init__(self, tool: str, result: CallToolResult) -> None:
-        super().__init__(f"Tool {tool!r} failed: {result.text}")
-        self.tool = tool
-        self.result = result
 
 
 def bad_reply(what: str) -> McpError:

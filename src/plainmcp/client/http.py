@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TypeVar
 
 import anyio
 import anyio.abc
 import httpx2
 
+from plainmcp.client.core import Core, single_errors
 from plainmcp.client.errors import (
     CONNECTION_CLOSED,
     ConnectionClosed,
@@ -36,12 +37,10 @@ from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import Request, RequestId
 from plainmcp.wire.request_headers import stateless_headers
 
-if TYPE_CHECKING:
-    from plainmcp.client.session import Client
-
 log = logging.getLogger("plainmcp.client")
 
 ACCEPT = "application/json, text/event-stream"
+S = TypeVar("S")
 
 
 def _requests(data: bytes) -> list[Request]:
@@ -51,13 +50,13 @@ def _requests(data: bytes) -> list[Request]:
 
 
 class HttpLink:
-    """One client's HTTP exchanges with one endpoint; `send` is the Client's way out."""
+    """One client's HTTP exchanges with one endpoint; `send` is its core's way out."""
 
     def __init__(self, http: httpx2.AsyncClient, url: str, tasks: anyio.abc.TaskGroup) -> None:
         self.http = http
         self.url = url
         self.tasks = tasks
-        self.client: Client | None = None
+        self.core: Core | None = None
         self.session_id: str | None = None
         self.expired = False
         self.stateless: dict[RequestId, anyio.CancelScope] = {}
@@ -67,8 +66,8 @@ class HttpLink:
         headers = {"accept": accept}
         if self.session_id is not None:
             headers["mcp-session-id"] = self.session_id
-        if self.client is not None and self.client.protocol_version:
-            headers["mcp-protocol-version"] = self.client.protocol_version
+        if self.core is not None and self.core.protocol_version:
+            headers["mcp-protocol-version"] = self.core.protocol_version
         return headers
 
     async def send(self, data: bytes) -> None:
@@ -88,8 +87,8 @@ class HttpLink:
 
     def _stateless_headers(self, request: Request) -> dict[str, str]:
         schema = None
-        if self.client is not None and request.method == "tools/call":
-            schema = self.client._tool_schemas.get(str(request.params.get("name")))
+        if self.core is not None and request.method == "tools/call":
+            schema = self.core.tool_schemas.get(str(request.params.get("name")))
         return stateless_headers(request.method, request.params, schema)
 
     def abort(self, request_id: RequestId) -> bool:
@@ -108,7 +107,7 @@ class HttpLink:
         extra: dict[str, str],
         scope: anyio.CancelScope,
     ) -> None:
-        assert self.client is not None
+        assert self.core is not None
         error: McpError = McpError(
             CONNECTION_CLOSED, "The server ended its HTTP answer without a reply"
         )
@@ -123,7 +122,7 @@ class HttpLink:
         if scope.cancelled_caught:
             return
         for request_id in ids:
-            self.client._fail(request_id, error)
+            self.core.fail(request_id, error)
 
     async def _post(self, data: bytes, extra: dict[str, str] | None = None) -> None:
         headers = {**self._headers(), "content-type": "application/json", **(extra or {})}
@@ -136,7 +135,7 @@ class HttpLink:
             raise ConnectionClosed(f"HTTP POST to {self.url} failed: {exc}") from None
 
     async def _read(self, answer: httpx2.Response) -> None:
-        assert self.client is not None
+        assert self.core is not None
         if self.session_id is None and "mcp-session-id" in answer.headers:
             self.session_id = answer.headers["mcp-session-id"]
         if answer.status_code == 404 and self.session_id is not None:
@@ -145,7 +144,7 @@ class HttpLink:
                 " open a new Client to start another"
             )
             self.expired = True
-            self.client._close(expired)
+            self.core.close(expired)
             raise expired
         if answer.status_code >= 400:
             raise http_error(answer.status_code, await answer.aread())
@@ -155,12 +154,12 @@ class HttpLink:
         else:
             body = await self._body(answer)
             if body.strip():
-                self.client._receive(body)
+                self.core.receive(body)
 
     async def _body(self, answer: httpx2.Response) -> bytes:
         """The answer's body, refused once it grows past the client's limit."""
-        assert self.client is not None
-        limit = self.client.max_message_size
+        assert self.core is not None
+        limit = self.core.max_message_size
         body = bytearray()
         async for chunk in answer.aiter_bytes():
             body += chunk
@@ -169,8 +168,8 @@ class HttpLink:
         return bytes(body)
 
     async def _events(self, answer: httpx2.Response) -> None:
-        assert self.client is not None
-        limit = self.client.max_message_size
+        assert self.core is not None
+        limit = self.core.max_message_size
         reader = EventReader()
         size = 0
         async for line in answer.aiter_lines():
@@ -179,7 +178,7 @@ class HttpLink:
                 raise too_large(limit)
             event = reader.line(line)
             if event is not None and event[0] == "message":
-                self.client._receive(event[1].encode())
+                self.core.receive(event[1].encode())
 
     async def listen(self) -> None:
         """The GET stream, for as long as the server keeps it open (405: it offers none)."""
@@ -205,7 +204,6 @@ class HttpLink:
 
 @contextlib.asynccontextmanager
 async def connect(
-    cls: type[Client],
     url: str,
     *,
     headers: Mapping[str, str] | None,
@@ -213,10 +211,10 @@ async def connect(
     listen: bool,
     timeout: float,
     transport: httpx2.AsyncBaseTransport | None,
-    options: Any,
-) -> AsyncIterator[Client]:
-    from plainmcp.client.session import _single_errors
-
+    session: Callable[[Core], S],
+) -> AsyncIterator[S]:
+    """Build `session` on a core that posts to `url`, open it, and (a handshake session,
+    `listen`) keep the GET stream open; at the end, DELETE the session."""
     all_headers = dict(headers or {})
     if isinstance(auth, str):
         all_headers["authorization"] = f"Bearer {auth}"
@@ -227,19 +225,20 @@ async def connect(
         timeout=httpx2.Timeout(timeout, read=None),  # tool calls and streams take their time
         transport=transport,
     )
-    async with http, _single_errors(), anyio.create_task_group() as tasks:
+    async with http, single_errors(), anyio.create_task_group() as tasks:
         link = HttpLink(http, url, tasks)
-        client = cls(link.send, tasks, **options)
-        link.client = client
-        client._abort = link.abort
-        client._mirrors = True
+        core = Core(link.send, tasks)
+        link.core = core
+        core.abort = link.abort
+        core.mirrors = True
+        opened = session(core)
         try:
-            await client._start()
-            if listen and client.revision is not None and client.revision.handshake:
+            await core.start()
+            if listen and core.revision is not None and core.revision.handshake:
                 tasks.start_soon(link.listen)
-            yield client
+            yield opened
         finally:
             with anyio.CancelScope(shield=True):
-                client._close(ConnectionClosed("The client closed the session"))
+                core.close(ConnectionClosed("The client closed the session"))
                 await link.end_session()
                 tasks.cancel_scope.cancel()

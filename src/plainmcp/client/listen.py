@@ -5,17 +5,16 @@ callbacks and subscriptions for; subscribing reopens it with the new set of URIs
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import anyio
+import anyio.abc
 
 from plainmcp.client.errors import McpError
+from plainmcp.client.notifications import Listeners
 from plainmcp.notify import LISTEN_FEATURE
 from plainmcp.wire.jsonrpc import INVALID_PARAMS
-
-if TYPE_CHECKING:
-    from plainmcp.client.session import Client
 
 log = logging.getLogger("plainmcp.client")
 
@@ -23,21 +22,37 @@ LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 
 
+Request = Callable[..., Awaitable[dict[str, Any]]]
+"""The client's `request(method, params, timeout=...)`."""
+
+
 class Listen:
-    def __init__(self, client: Client) -> None:
-        self.client = client
+    """The one listen stream of a client, reopened when what it wants changes."""
+
+    def __init__(
+        self,
+        request: Request,
+        tasks: anyio.abc.TaskGroup,
+        listeners: Listeners,
+        timeout: float,
+    ) -> None:
+        self.request = request
+        self.tasks = tasks
+        self.listeners = listeners
+        self.timeout = timeout
+        """Seconds to wait for the stream's acknowledgement (the client's discover_timeout)."""
         self.uris: list[str] = []
         self.honoured: dict[str, Any] = {}
         self._scope: anyio.CancelScope | None = None
         self._acked: anyio.Event | None = None
 
-    def wanted(self) -> dict[str, Any]:
+    def wanted(self, capabilities: Mapping[str, Any]) -> dict[str, Any]:
         """The listen filter: list changes the server offers, if anyone hears them, and the
         subscribed URIs."""
         flags: dict[str, Any] = {}
-        if self.client._listeners.on_list_changed is not None:
+        if self.listeners.on_list_changed is not None:
             for flag, feature in LISTEN_FEATURE.items():
-                offered = self.client.capabilities.get(feature)
+                offered = capabilities.get(feature)
                 if isinstance(offered, dict) and offered.get("listChanged") is True:
                     flags[flag] = True
         if self.uris:
@@ -50,25 +65,31 @@ class Listen:
         if self._acked is not None:
             self._acked.set()
 
-    async def change(self, *, add: str | None = None, remove: str | None = None) -> None:
+    async def change(
+        self,
+        capabilities: Mapping[str, Any],
+        *,
+        add: str | None = None,
+        remove: str | None = None,
+    ) -> None:
         if add is not None and add not in self.uris:
             self.uris.append(add)
         if remove is not None and remove in self.uris:
             self.uris.remove(remove)
-        error = await self.restart()
+        error = await self.restart(capabilities)
         if error is not None:
             raise error
         if add is not None and add not in self.honoured.get("resourceSubscriptions", ()):
             self.uris.remove(add)
             raise McpError(INVALID_PARAMS, f"The server offers no updates of {add}")
 
-    async def restart(self) -> McpError | None:
-        """Close the current stream and open one with what is wanted now; the error, when
-        the server refused it."""
+    async def restart(self, capabilities: Mapping[str, Any]) -> McpError | None:
+        """Close the current stream and open one with what is wanted now (of what the server's
+        `capabilities` offer); the error, when the server refused it."""
         if self._scope is not None:
             self._scope.cancel()
             self._scope = None
-        wanted = self.wanted()
+        wanted = self.wanted(capabilities)
         self.honoured = {}
         if not wanted:
             return None
@@ -79,13 +100,13 @@ class Listen:
         async def run() -> None:
             with scope:
                 try:
-                    await self.client.request(LISTEN, {"notifications": wanted}, timeout=None)
+                    await self.request(LISTEN, {"notifications": wanted}, timeout=None)
                 except McpError as exc:
                     failure.append(exc)
                 finally:
                     acked.set()
 
-        self.client._tasks.start_soon(run)
-        with anyio.fail_after(self.client._discover_timeout):
+        self.tasks.start_soon(run)
+        with anyio.fail_after(self.timeout):
             await acked.wait()
         return failure[0] if failure else None

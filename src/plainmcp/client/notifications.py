@@ -102,7 +102,7 @@ class Listeners:
         if note.method == PROGRESS and self.on_progress is not None:
             progress = progress_of(params)
             if progress is not None:
-                self._queue_call(self.on_progress, progress)
+                self.queue_call(self.on_progress, progress)
         elif note.method == MESSAGE and self.on_log is not None:
             logger = params.get("logger")
             entry = LogMessage(
@@ -110,15 +110,15 @@ class Listeners:
                 data=params.get("data"),
                 logger=logger if isinstance(logger, str) else None,
             )
-            self._queue_call(self.on_log, entry)
+            self.queue_call(self.on_log, entry)
         elif note.method in LIST_CHANGED and self.on_list_changed is not None:
-            self._queue_call(self.on_list_changed, LIST_CHANGED[note.method])
+            self.queue_call(self.on_list_changed, LIST_CHANGED[note.method])
         elif note.method == UPDATED and self.on_resource_updated is not None:
             uri = params.get("uri")
             if isinstance(uri, str):
-                self._queue_call(self.on_resource_updated, uri)
+                self.queue_call(self.on_resource_updated, uri)
 
-    def _queue_call(self, fn: Callable[..., Any], arg: Any) -> bool:
+    def queue_call(self, fn: Callable[..., Any], arg: Any) -> bool:
         """Queue `fn(arg)`; False when the client has closed (nothing runs any more)."""
         try:
             self._send.send_nowait((fn, arg))
@@ -130,7 +130,7 @@ class Listeners:
     def after(self, fn: Callable[[], Any]) -> None:
         """Run `fn` once the callbacks of what arrived before have run (a reply is seen after
         the progress and log messages that preceded it)."""
-        if self._waiting == 0 or not self._queue_call(lambda _: fn(), None):
+        if self._waiting == 0 or not self.queue_call(lambda _: fn(), None):
             fn()
 
     async def _run(self) -> None:

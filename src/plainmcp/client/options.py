@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from plainmcp.client.callbacks import ElicitCallback, Roots, SampleCallback
 from plainmcp.client.notifications import OnListChanged, OnLog, OnProgress, OnResourceUpdated
@@ -31,3 +31,10 @@ class ClientOptions(TypedDict, total=False):
     """Seconds any request may take (None: no limit); a call's own `timeout=` overrides it."""
     max_message_size: int
     discover_timeout: float
+
+
+class _Default:
+    """The `timeout=` of a call that names none: the client's `request_timeout`."""
+
+
+DEFAULT_TIMEOUT: Any = _Default()

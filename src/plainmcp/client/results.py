@@ -79,6 +79,16 @@ class CallToolResult:
         return "\n".join(b.text for b in self.content if isinstance(b, Text))
 
 
+class ToolCallError(Exception):
+    """A tool's own failure (a result with isError), raised only when the caller asked for it
+    (`call_tool(..., raise_on_error=True)`); `result` is the whole result."""
+
+    def __init__(self, tool: str, result: CallToolResult) -> None:
+        super().__init__(f"Tool {tool!r} failed: {result.text}")
+        self.tool = tool
+        self.result = result
+
+
 @dataclass(frozen=True, slots=True)
 class ResourceInfo:
     """One resource as `resources/list` described it."""

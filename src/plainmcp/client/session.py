@@ -6,6 +6,10 @@
 
 Results come back as plainmcp content objects (Text, Image, Audio, EmbeddedResource,
 ResourceLink), so what a server sends can be compared with what its tools returned.
+
+The Client is the public half of a session: its requests, the revision it speaks, its
+callbacks. It sits on a `Core` (core.py: ids, requests in flight, bytes in and out) that the
+transports (stdio.py, memory.py, http.py) make and feed.
 """
 
 from __future__ import annotations
@@ -14,56 +18,42 @@ import contextlib
 import dataclasses
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Unpack
 
 import anyio
 import anyio.abc
 
-from plainmcp.client.callbacks import (
-    ELICIT,
-    CallbackError,
-    Callbacks,
-    input_requests,
-    retry_params,
-)
-from plainmcp.client.discover import negotiate
-from plainmcp.client.errors import (
-    ConnectionClosed,
-    McpError,
-    ProtocolViolation,
-    RequestTimeout,
-    ToolCallError,
-    bad_reply,
-    too_large,
-)
+from plainmcp.client import discover, questions
+from plainmcp.client.callbacks import Callbacks, input_requests, retry_params
+from plainmcp.client.core import Core, Peer, Send
+from plainmcp.client.errors import McpError
 from plainmcp.client.listen import ACKNOWLEDGED, Listen
-from plainmcp.client.notifications import PROGRESS, Listeners, OnProgress, progress_of
-from plainmcp.client.options import DEFAULT_MAX_MESSAGE, DISCOVER_TIMEOUT, ClientOptions
+from plainmcp.client.memory import in_process
+from plainmcp.client.notifications import Listeners, OnProgress
+from plainmcp.client.options import (
+    DEFAULT_MAX_MESSAGE,
+    DEFAULT_TIMEOUT,
+    DISCOVER_TIMEOUT,
+    ClientOptions,
+)
 from plainmcp.client.results import (
     CallToolResult,
     ServerInfo,
+    ToolCallError,
     ToolInfo,
     parse_call_result,
 )
+from plainmcp.client.stdio import spawn
 from plainmcp.client.stream import ToolCall, stream_call
 from plainmcp.client.structured import OutputSchemas
 from plainmcp.client.surface import Surface
-from plainmcp.lifespan import running
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import envelope, jsonrpc
-from plainmcp.wire.jsonrpc import (
-    INTERNAL_ERROR,
-    METHOD_NOT_FOUND,
-    Notification,
-    Request,
-    RequestId,
-    Response,
-    RpcError,
-)
-from plainmcp.wire.meta import LOG_LEVELS, SERVER_INFO
-from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE, REVISIONS, Revision
+from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Notification, Request
+from plainmcp.wire.meta import LOG_LEVELS
+from plainmcp.wire.revisions import LATEST_HANDSHAKE, REVISIONS, Revision
 
 if TYPE_CHECKING:
     import httpx2
@@ -72,51 +62,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("plainmcp.client")
 
-Send = Callable[[bytes], Awaitable[None]]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_INPUT_ROUNDS", "Client", "client_info"]
 
-
-def client_info() -> dict[str, Any]:
-    """Who is asking: clientInfo at initialize, `_meta` clientInfo at 2026-07-28."""
-    from plainmcp import __version__
-
-    return {"name": "plainmcp", "version": __version__}
-
-
-# --- the client ------------------------------------------------------------------------------
-
-
-async def _closed_send(data: bytes) -> None:
-    raise anyio.ClosedResourceError
-
-
-@contextlib.asynccontextmanager
-async def _single_errors() -> AsyncIterator[None]:
-    """Raise a lone exception from a task group as itself, not as an ExceptionGroup of one."""
-    try:
-        yield
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
-
-
-class _Waiter:
-    __slots__ = ("answered", "done", "error", "progress", "result")
-
-    def __init__(self, progress: list[OnProgress]) -> None:
-        self.done = anyio.Event()
-        self.answered = False
-        """The reply is in; `done` follows once the notifications before it are handled."""
-        self.result: dict[str, Any] | None = None
-        self.error: McpError | None = None
-        self.progress = progress
-
-
-class _Default:
-    """The `timeout=` of a call that names none: the client's `request_timeout`."""
-
-
-DEFAULT_TIMEOUT: Any = _Default()
+client_info = discover.client_info
 MAX_INPUT_ROUNDS = 16
 """Input-required rounds one request may take before the client gives up on the server."""
 _PROGRESS_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})
@@ -133,19 +81,14 @@ class Client(Surface):
     """
 
     def __init__(
-        self, send: Send, tasks: anyio.abc.TaskGroup, **options: Unpack[ClientOptions]
+        self, send: Send | Core, tasks: anyio.abc.TaskGroup, **options: Unpack[ClientOptions]
     ) -> None:
+        """A session over `send` (the bytes' way out; a transport's `Core`, from the
+        constructors), its callbacks run in `tasks`; what the server sends is fed to the core."""
         release_stdout()  # a client's program prints to stdout, at once (transports/stdout.py)
-        self._send_bytes = send
+        self._core = send if isinstance(send, Core) else Core(send, tasks)
         self._tasks = tasks
-        self._lock = anyio.Lock()
-        self._next_id = 0
-        self._pending: dict[RequestId, _Waiter] = {}
-        self._closed: ConnectionClosed | None = None
         self.server_info = ServerInfo(name="", version="")
-        self.protocol_version = ""
-        self.revision: Revision | None = None
-        """The revision spoken, once the connection is set up."""
         self.capabilities: dict[str, Any] = {}
         self.instructions: str | None = None
         self.discover_result: dict[str, Any] | None = None
@@ -170,24 +113,33 @@ class Client(Surface):
             raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
         self._log_level = level
         self._timeout = options.get("request_timeout")
-        self.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
+        self._core.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
         self._discover_timeout = options.get("discover_timeout", DISCOVER_TIMEOUT)
-        self._stray: list[RequestId] = []
-        self._abort: Callable[[RequestId], bool] | None = None
-        """The transport's own way to cancel a request (closing its HTTP stream, 2026-07-28):
-        True when it did, else the client sends notifications/cancelled."""
-        self._tool_schemas: dict[str, dict[str, Any]] = {}
-        self._mirrors = False
-        """The transport mirrors tool arguments into headers (HTTP): it needs the schemas."""
         self._output_schemas = OutputSchemas(self.list_tools)
-        self._listen = Listen(self)
+        self._listen = Listen(self.request, tasks, self._listeners, self._discover_timeout)
+        self._core.attach(Peer(self._start, self._answer, self._notified, self._listeners))
         self._listeners.start(tasks)
+
+    @property
+    def revision(self) -> Revision | None:
+        """The revision spoken, once the connection is set up."""
+        return self._core.revision
+
+    @property
+    def protocol_version(self) -> str:
+        return self._core.protocol_version
+
+    @property
+    def max_message_size(self) -> int:
+        """The largest message read from the server (bytes)."""
+        return self._core.max_message_size
 
     async def _start(self) -> None:
         """Choose the revision (discover or initialize), then open what it needs."""
-        await negotiate(self, self._protocol, self._discover_timeout)
+        opening = discover.Opening(self._ask, self.notify, self._opened, self.client_capabilities)
+        await discover.negotiate(opening, self._protocol, self._discover_timeout)
         if self.revision is not None and not self.revision.session_notifications:
-            error = await self._listen.restart()
+            error = await self._listen.restart(self.capabilities)
             if error is not None:
                 log.warning("no subscriptions/listen stream: %s", error)
 
@@ -207,51 +159,10 @@ class Client(Surface):
 
         `env` is added to this process's environment; the server's stderr goes to ours.
         """
-        full_env = {**os.environ, **env} if env is not None else None
-        process = await anyio.open_process([command, *args], env=full_env, cwd=cwd, stderr=None)
-        assert process.stdin is not None and process.stdout is not None
-        stdin, stdout = process.stdin, process.stdout
-
-        async def send(data: bytes) -> None:
-            await stdin.send(data + b"\n")
-
-        async with process, _single_errors(), anyio.create_task_group() as tasks:
-            client = cls(send, tasks, **options)
-
-            async def read() -> None:
-                try:
-                    await _read_lines(client, stdout)
-                except ProtocolViolation as exc:
-                    client._close(exc)
-                    process.terminate()
-                    return
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                    pass
-                returncode = None
-                with anyio.move_on_after(2):
-                    returncode = await process.wait()
-                how = f"exit code {returncode}" if returncode is not None else "still running"
-                client._close(
-                    ConnectionClosed(f"The server closed the connection ({how})", returncode)
-                )
-
-            tasks.start_soon(read)
-            try:
-                await client._start()
-                yield client
-            finally:
-                with anyio.CancelScope(shield=True):
-                    with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                        await stdin.aclose()
-                    with anyio.move_on_after(5):
-                        await process.wait()
-                    if process.returncode is None:
-                        process.terminate()
-                        with anyio.move_on_after(2):
-                            await process.wait()
-                        if process.returncode is None:
-                            process.kill()
-                    tasks.cancel_scope.cancel()
+        async with spawn(
+            command, args, env, cwd, lambda core: cls(core, core.tasks, **options)
+        ) as client:
+            yield client
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -264,30 +175,10 @@ class Client(Surface):
         gives tools and scope checks); None: nobody, as over stdio. The server's lifespan runs
         for the session (or is shared, when it runs already).
         """
-        async with running(server), _single_errors(), anyio.create_task_group() as tasks:
-            client: Client | None = None
-
-            async def to_client(data: bytes) -> None:
-                if client is not None:
-                    try:
-                        client._receive(data)
-                    except ProtocolViolation as exc:
-                        client._close(exc)
-
-            conn = server.connect(to_client)
-            conn.principal = principal
-            conn.bind(tasks)
-            client = cls(conn.receive, tasks, **options)
-            try:
-                await client._start()
-                yield client
-            finally:
-                client._close(ConnectionClosed("The client closed the session"))
-                # Drop the client -> connection reference so the server forgets this session
-                # now, not at the next garbage collection (it would still post to it).
-                client._send_bytes = _closed_send
-                conn.close()
-                tasks.cancel_scope.cancel()
+        async with in_process(
+            server, principal, lambda core: cls(core, core.tasks, **options)
+        ) as client:
+            yield client
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -314,14 +205,13 @@ class Client(Surface):
         from plainmcp.client.http import connect
 
         async with connect(
-            cls,
             url,
             headers=headers,
             auth=auth,
             listen=listen,
             timeout=timeout,
             transport=transport,
-            options=options,
+            session=lambda core: cls(core, core.tasks, **options),
         ) as client:
             yield client
 
@@ -349,7 +239,8 @@ class Client(Surface):
             asks = input_requests(self.revision, result)
             if asks is None:
                 return result
-            answers.update(await self._input_responses(asks))
+            assert self.revision is not None
+            answers.update(await questions.input_responses(self._callbacks, asks, self.revision))
             current = retry_params(params, answers, result.get("requestState"))
         raise McpError(
             INTERNAL_ERROR,
@@ -357,7 +248,7 @@ class Client(Surface):
         )
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
-        await self._send(jsonrpc.notification_message(method, params))
+        await self._core.send(jsonrpc.notification_message(method, params))
 
     async def ping(self) -> None:
         """Check the server answers: ping, or server/discover in a revision without ping."""
@@ -367,7 +258,7 @@ class Client(Surface):
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool, following `nextCursor` across pages."""
         tools: list[ToolInfo] = await self._every("tools/list")
-        self._tool_schemas.update({t.name: t.input_schema for t in tools})
+        self._core.tool_schemas.update({t.name: t.input_schema for t in tools})
         self._output_schemas.remember(tools)
         return tools
 
@@ -415,7 +306,11 @@ class Client(Surface):
     ) -> AbstractAsyncContextManager[ToolCall]:
         """A call whose progress is iterated: `async for p in call: ...`, then
         `await call.result()`. Leaving the block before the call ends cancels it."""
-        return stream_call(self, name, arguments, timeout)
+
+        def call(on_progress: OnProgress) -> Awaitable[CallToolResult]:
+            return self.call_tool(name, arguments, timeout=timeout, on_progress=on_progress)
+
+        return stream_call(call, self._listeners.queue_call)
 
     async def set_log_level(self, level: str) -> None:
         """The least severe log message the server should send (`on_log` hears them). At
@@ -433,13 +328,13 @@ class Client(Surface):
         if self.revision is not None and self.revision.session_notifications:
             await self.request("resources/subscribe", {"uri": uri})
             return
-        await self._listen.change(add=uri)
+        await self._listen.change(self.capabilities, add=uri)
 
     async def unsubscribe(self, uri: str) -> None:
         if self.revision is not None and self.revision.session_notifications:
             await self.request("resources/unsubscribe", {"uri": uri})
             return
-        await self._listen.change(remove=uri)
+        await self._listen.change(self.capabilities, remove=uri)
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -447,10 +342,10 @@ class Client(Surface):
         """A stateless HTTP call of a tool whose input schema the client has not seen."""
         rev = self.revision
         return (
-            self._mirrors
+            self._core.mirrors
             and rev is not None
             and not rev.handshake
-            and name not in self._tool_schemas
+            and name not in self._core.tool_schemas
         )
 
     def client_capabilities(self, rev: Revision) -> dict[str, Any]:
@@ -483,118 +378,28 @@ class Client(Surface):
     ) -> dict[str, Any]:
         """One request and its answer. `rev` stamps the request for that revision (the
         discover probe's, before one is chosen); else the client's, once chosen."""
-        if self._closed is not None:
-            raise self._closed
-        self._next_id += 1
-        request_id = self._next_id
         rev = rev or self.revision
         wire = self._stamp(rev, params) if rev is not None else params
         sinks = [on_progress] if on_progress is not None else []
-        if sinks or (self._listeners.on_progress is not None and method in _PROGRESS_METHODS):
-            wire = dict(wire or {})
-            wire["_meta"] = {**(wire.get("_meta") or {}), "progressToken": request_id}
-        waiter = _Waiter(sinks)
-        self._pending[request_id] = waiter
-        limit = self._timeout if isinstance(timeout, _Default) else timeout
-        try:
-            with anyio.fail_after(limit):
-                await self._send(jsonrpc.request_message(request_id, method, wire))
-                await waiter.done.wait()
-        except TimeoutError:
-            await self._cancel(request_id, "timed out")
-            stray = f"; meanwhile it answered unknown ids {self._stray}" if self._stray else ""
-            raise RequestTimeout(
-                f"No answer to {method} (id {request_id}) within {limit} s{stray}"
-            ) from None
-        except anyio.get_cancelled_exc_class():
-            await self._cancel(request_id, "cancelled by the client")
-            raise
-        finally:
-            self._pending.pop(request_id, None)
-        if waiter.error is not None:
-            raise waiter.error
-        assert waiter.result is not None
-        return waiter.result
-
-    async def _cancel(self, request_id: RequestId, reason: str) -> None:
-        """Tell the server to stop `request_id`: by the transport's own means, else with
-        notifications/cancelled."""
-        if self._closed is not None:
-            return
-        with anyio.CancelScope(shield=True):
-            if self._abort is not None and self._abort(request_id):
-                return
-            with contextlib.suppress(Exception):
-                await self.notify(
-                    "notifications/cancelled", {"requestId": request_id, "reason": reason}
-                )
-
-    async def _input_responses(self, asks: Mapping[str, Any]) -> dict[str, Any]:
-        """The answers to an input-required result's inputRequests, from the callbacks."""
-        rev = self.revision
-        assert rev is not None
-        answers: dict[str, Any] = {}
-        for key, ask in asks.items():
-            method = ask.get("method") if isinstance(ask, dict) else None
-            params = ask.get("params") if isinstance(ask, dict) else None
-            if not isinstance(method, str) or method not in rev.input_requests:
-                raise bad_reply(f"inputRequests[{key!r}] is not a request this client answers")
-            try:
-                answers[key] = await self._callbacks.answer(method, params or {}, rev)
-            except CallbackError as exc:
-                if method != ELICIT:
-                    raise McpError(INTERNAL_ERROR, str(exc)) from exc.__cause__
-                # The user-facing question failed: as if the user dismissed it.
-                log.warning("%s: answering cancel", exc)
-                answers[key] = {"action": "cancel"}
-        return answers
-
-    async def _initialize(self, protocol_version: str) -> None:
-        if protocol_version not in HANDSHAKE_VERSIONS:
-            raise ValueError(
-                f"protocol_version must be one of {', '.join(HANDSHAKE_VERSIONS)},"
-                f" not {protocol_version!r}"
-            )
-        result = await self.request(
-            "initialize",
-            {
-                "protocolVersion": protocol_version,
-                "capabilities": self._callbacks.capabilities(REVISIONS[protocol_version]),
-                "clientInfo": client_info(),
-            },
+        token = bool(sinks) or (
+            self._listeners.on_progress is not None and method in _PROGRESS_METHODS
         )
-        version = result.get("protocolVersion")
-        if version not in HANDSHAKE_VERSIONS:
-            raise McpError(
-                INTERNAL_ERROR, f"The server chose protocol version {version!r}, not supported here"
-            )
-        info = result.get("serverInfo")
-        if not isinstance(info, dict):
-            raise bad_reply("initialize result without serverInfo")
-        self._opened(REVISIONS[version], info, result)
-        await self.notify("notifications/initialized")
+        limit = self._timeout if timeout is DEFAULT_TIMEOUT else timeout
+        return await self._core.call(method, wire, limit, sinks, token=token)
 
-    def _adopt(self, rev: Revision, result: dict[str, Any]) -> None:
-        """A discover result chose stateless `rev`: its serverInfo sits in `_meta`."""
-        meta = result.get("_meta")
-        info = meta.get(SERVER_INFO) if isinstance(meta, dict) else None
-        self.discover_result = result
-        self._opened(rev, info if isinstance(info, dict) else {}, result)
+    async def _ask(
+        self, method: str, params: dict[str, Any] | None, rev: Revision | None, timeout: Any
+    ) -> dict[str, Any]:
+        """A request of the opening (discover.py): stamped for `rev`, else sent as it is."""
+        return await self._exchange(method, params, timeout, None, rev=rev)
 
-    def _opened(self, rev: Revision, info: Mapping[str, Any], result: Mapping[str, Any]) -> None:
-        self.revision = rev
-        self.protocol_version = rev.version
-        self.server_info = ServerInfo(
-            name=str(info.get("name", "")),
-            version=str(info.get("version", "")),
-            title=info.get("title"),
-            description=info.get("description"),
-            website_url=info.get("websiteUrl"),
-        )
-        capabilities = result.get("capabilities")
-        self.capabilities = capabilities if isinstance(capabilities, dict) else {}
-        instructions = result.get("instructions")
-        self.instructions = instructions if isinstance(instructions, str) else None
+    def _opened(self, opened: discover.Opened) -> None:
+        self._core.revision = rev = opened.revision
+        self.server_info = opened.server_info
+        self.capabilities = opened.capabilities
+        self.instructions = opened.instructions
+        if opened.discover_result is not None:
+            self.discover_result = opened.discover_result
         if self._log_level is not None and "logging/setLevel" not in rev.removed_methods:
             self._tasks.start_soon(self._set_level_at_start, self._log_level)
 
@@ -602,109 +407,18 @@ class Client(Surface):
         with contextlib.suppress(McpError):
             await self.request("logging/setLevel", {"level": level})
 
-    async def _send(self, message: dict[str, Any]) -> None:
-        data = jsonrpc.encode(message)
-        try:
-            async with self._lock:
-                await self._send_bytes(data)
-        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-            raise self._closed or ConnectionClosed("The server closed the connection") from None
-
     def _receive(self, data: bytes) -> None:
         """One message (or batch) from the server; ProtocolViolation when it is not MCP."""
-        if len(data) > self.max_message_size:
-            raise too_large(self.max_message_size)
-        parsed = jsonrpc.parse(data)
-        for message in parsed if isinstance(parsed, list) else [parsed]:
-            if isinstance(message, Response):
-                waiter = self._pending.get(message.id)
-                if waiter is None:
-                    log.warning("ignored a response to unknown request %r", message.id)
-                    self._stray.append(message.id)
-                    continue
-                if message.error is not None:
-                    error = message.error
-                    code = error.get("code")
-                    waiter.error = McpError(
-                        code if isinstance(code, int) else INTERNAL_ERROR,
-                        str(error.get("message", "")),
-                        error.get("data"),
-                    )
-                else:
-                    waiter.result = message.result or {}
-                waiter.answered = True
-                self._listeners.after(waiter.done.set)
-            elif isinstance(message, Request):
-                self._tasks.start_soon(self._answer, message)
-            elif isinstance(message, Notification):
-                self._notified(message)
-            else:
-                raise ProtocolViolation(
-                    f"The server sent an invalid message ({message.error.message}): {data[:200]!r}"
-                )
+        self._core.receive(data)
 
     def _notified(self, note: Notification) -> None:
-        if note.method == PROGRESS:
-            progress = progress_of(note.params)
-            waiter = self._pending.get(progress.token) if progress and progress.token else None
-            if waiter is not None and progress is not None:
-                for sink in waiter.progress:
-                    self._listeners._queue_call(sink, progress)
-        elif note.method == ACKNOWLEDGED:
+        if note.method == ACKNOWLEDGED:
             self._listen.acknowledged(note.params)
         self._listeners.deliver(note)
 
     async def _answer(self, request: Request) -> None:
         """Requests from the server: ping, and those the callbacks answer."""
         rev = self.revision or REVISIONS[LATEST_HANDSHAKE]
-        if request.method == "ping":
-            reply = jsonrpc.result_message(request.id, {})
-        elif self._callbacks.handles(request.method):
-            try:
-                result = await self._callbacks.answer(request.method, request.params, rev)
-            except CallbackError as exc:
-                log.warning("%s", exc)
-                reply = jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, str(exc)))
-            else:
-                reply = jsonrpc.result_message(request.id, result)
-        else:
-            reply = jsonrpc.error_message(
-                request.id, RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-            )
+        message = await questions.reply(self._callbacks, request, rev)
         with contextlib.suppress(McpError):
-            await self._send(reply)
-
-    def _fail(self, request_id: RequestId, error: McpError) -> None:
-        """End a request the transport could not deliver (or got no reply to)."""
-        waiter = self._pending.get(request_id)
-        if waiter is not None and not waiter.answered:
-            waiter.error = error
-            waiter.answered = True
-            waiter.done.set()
-
-    def _close(self, reason: ConnectionClosed) -> None:
-        if self._closed is None:
-            self._closed = reason
-        self._listeners.close()
-        for waiter in self._pending.values():
-            if not waiter.answered:
-                waiter.error = reason
-                waiter.answered = True
-            waiter.done.set()
-
-
-async def _read_lines(client: Client, stdout: anyio.abc.ByteReceiveStream) -> None:
-    """The server's stdout, one message a line; a line over the client's limit is refused
-    before it is whole (a server that never ends its line cannot fill the memory)."""
-    buffer = bytearray()
-    async for chunk in stdout:
-        buffer += chunk
-        start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
-            line = bytes(buffer[start:end]).strip()
-            start = end + 1
-            if line:
-                client._receive(line)
-        del buffer[:start]
-        if len(buffer) > client.max_message_size:
-            raise too_large(client.max_message_size)
+            await self._core.send(message)

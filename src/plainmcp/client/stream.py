@@ -4,46 +4,56 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import AsyncIterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream
 
-from plainmcp.client.notifications import Progress
+from plainmcp.client.notifications import OnProgress, Progress
 from plainmcp.client.results import CallToolResult
 
-if TYPE_CHECKING:
-    from plainmcp.client.session import Client
+Call = Callable[[OnProgress], Awaitable[CallToolResult]]
+"""The call itself, given the callback its progress goes to."""
+Queue = Callable[[Callable[..., Any], Any], bool]
+"""The client's notification queue (`Listeners.queue_call`): False once it has closed."""
+
+
+class Outcome:
+    """How a streamed call ended: its result or what it raised, once `done` is set."""
+
+    __slots__ = ("done", "error", "result")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.result: CallToolResult | None = None
+        self.error: BaseException | None = None
 
 
 class ToolCall:
     """A call in progress: `async for progress in call` until it ends, `await call.result()`."""
 
-    def __init__(self, updates: MemoryObjectReceiveStream[Progress]) -> None:
+    def __init__(self, updates: MemoryObjectReceiveStream[Progress], outcome: Outcome) -> None:
         self._updates = updates
-        self._done = anyio.Event()
-        self._result: CallToolResult | None = None
-        self._error: BaseException | None = None
+        self._outcome = outcome
 
     def __aiter__(self) -> AsyncIterator[Progress]:
         return self._updates.__aiter__()
 
     async def result(self) -> CallToolResult:
         """The call's result (raises what the call raised)."""
-        await self._done.wait()
-        if self._error is not None:
-            raise self._error
-        assert self._result is not None
-        return self._result
+        outcome = self._outcome
+        await outcome.done.wait()
+        if outcome.error is not None:
+            raise outcome.error
+        assert outcome.result is not None
+        return outcome.result
 
 
 @contextlib.asynccontextmanager
-async def stream_call(
-    client: Client, name: str, arguments: Mapping[str, Any] | None, timeout: Any
-) -> AsyncIterator[ToolCall]:
+async def stream_call(call: Call, queue: Queue) -> AsyncIterator[ToolCall]:
     send, receive = anyio.create_memory_object_stream[Progress](math.inf)
-    call = ToolCall(receive)
+    outcome = Outcome()
 
     def forward(progress: Progress) -> None:
         with contextlib.suppress(anyio.ClosedResourceError):
@@ -51,22 +61,20 @@ async def stream_call(
 
     async def run() -> None:
         try:
-            call._result = await client.call_tool(
-                name, arguments, timeout=timeout, on_progress=forward
-            )
+            outcome.result = await call(forward)
         except Exception as exc:
-            call._error = exc
+            outcome.error = exc
         finally:
             # Progress is handed over through the client's notification task: close the
             # iteration only after what arrived before the result has been forwarded.
-            if not client._listeners._queue_call(lambda _: send.close(), None):
+            if not queue(lambda _: send.close(), None):
                 send.close()
-            call._done.set()
+            outcome.done.set()
 
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(run)
         try:
-            yield call
+            yield ToolCall(receive, outcome)
         finally:
             tasks.cancel_scope.cancel()
             receive.close()
