@@ -1,4 +1,4 @@
-"""What each known MCP client hands its model from a tool result (profiles.py), and how the
+"""What each known MCP client hands its model from a tool result (profiles/), and how the
 renderer adapts a result to it (adapt.py). Tool code never sees the host."""
 
 from plainmcp.hosts.profiles import GENERIC, PROFILES, Cell, HostProfile, profile_for

@@ -1,4 +1,4 @@
-"""docs/hosts.md's host table, rendered from the profiles (profiles.py): one section per
+"""docs/hosts.md's host table, rendered from the profiles (profiles/): one section per
 profile, every cell with its source, after a head that says what the adaptations are.
 
 tests/hosts/comparison.py writes the page (`python -m tests.hosts.comparison`), this table
