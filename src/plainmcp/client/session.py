@@ -62,9 +62,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("plainmcp.client")
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_INPUT_ROUNDS", "Client", "client_info"]
-
-client_info = discover.client_info
 MAX_INPUT_ROUNDS = 16
 """Input-required rounds one request may take before the client gives up on the server."""
 _PROGRESS_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})
@@ -363,7 +360,7 @@ class Client(Surface):
             params,
             rev,
             capabilities=self._callbacks.capabilities(rev),
-            client_info=client_info(),
+            client_info=discover.client_info(),
             log_level=self._wanted_level(),
         )
 
