@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import input_required, offers
+from plainmcp import input_required
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
 from plainmcp.handlers import lifecycle, tools
@@ -126,7 +126,7 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
         rev = ex.revision
         if rev.result_type:
             result = render.finish_result(
-                result, method, rev, offers.server_info(server, rev), server.cache
+                result, method, rev, server.offers.server_info(rev), server.cache
             )
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
@@ -173,7 +173,7 @@ def _stateless_exchange(
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},
         client_capabilities=meta[CLIENT_CAPABILITIES],
-        features=offers.features(server, rev),
+        features=server.offers.features(rev),
         request_log_level=meta.get(LOG_LEVEL),
         answers=input_required.answers(server.state_signer, request, method, conn.principal),
         principal=conn.principal,
