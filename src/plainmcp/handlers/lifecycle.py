@@ -47,5 +47,5 @@ async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
 
 
 async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.log_level = ex.params["level"]
+    ex.conn.session.set_log_level(ex.params["level"])
     return {}

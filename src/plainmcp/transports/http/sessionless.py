@@ -52,7 +52,7 @@ async def post_sessionless(
             await answer(Posted(conn, [parsed], receive, send), app.keepalive_interval)
             return
         conn.session.open(rev, {}, {}, app.server.offers.features(rev))
-        conn.session.initialized = True
+        conn.session.complete_handshake()
         messages = list(parsed) if isinstance(parsed, list) else [parsed]
         await handshake.post_to_session(
             app, session, messages, isinstance(parsed, list), receive, send
