@@ -11,7 +11,7 @@ request) and reads nothing else of the Server.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from plainmcp.wire import definitions
 
@@ -37,14 +37,10 @@ class Identity(Protocol):
     def icons(self) -> Sequence[Any] | None: ...
 
 
-class Registered(NamedTuple):
-    """Everything besides the revision that decides the capabilities."""
-
-    resources: bool
-    """Resources are served: some are registered, or payloads are offloaded (they are read
-    back through resources/read)."""
-    prompts: bool
-    templates: bool
+Registered = tuple[bool, bool, bool]
+"""Everything besides the revision that decides the capabilities: (resources, prompts,
+templates). Resources are served when some are registered or payloads are offloaded (they
+are read back through resources/read). A plain tuple: it is read for every 2026-07-28 request."""
 
 
 _IDENTITY_KEYS = ("name", "version", "title", "description", "websiteUrl")
@@ -87,7 +83,8 @@ class Offers:
         names = self._features.get(key)
         if names is None:
             names = frozenset(_capabilities(rev, registered))
-            if not rev.completions_capability and (registered.prompts or registered.templates):
+            _, prompts, templates = registered
+            if not rev.completions_capability and (prompts or templates):
                 names |= {"completions"}
             self._features[key] = names
         return names

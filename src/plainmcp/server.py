@@ -170,7 +170,7 @@ class Server:
         """What decides the offers besides the revision, read without creating a registry
         that was never used."""
         resources, prompts = self._resources, self._prompts
-        return Registered(
+        return (
             bool(resources is not None and len(resources))
             or self.payload_limits.offload
             or self._tools_offload,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from plainmcp.wire import era
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
@@ -21,18 +22,15 @@ from plainmcp.wire.meta import (
 from plainmcp.wire.methods import METHODS
 from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision
 
-
-def is_stateless(params: Mapping[str, Any]) -> bool:
-    """The request names its own protocol version in `_meta` (2026-07-28 and later)."""
-    meta = params.get("_meta")
-    return isinstance(meta, dict) and PROTOCOL_VERSION in meta
+is_stateless = era.stateless
+"""The request names its own protocol version in `_meta` (2026-07-28 and later)."""
 
 
 def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
     """The revision a stateless request is served under; RpcError when its envelope is wrong."""
-    meta = params.get("_meta")
-    if not isinstance(meta, dict) or PROTOCOL_VERSION not in meta:
+    if not era.stateless(params):
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
+    meta = params["_meta"]
     version = meta[PROTOCOL_VERSION]
     if not isinstance(version, str):
         raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")

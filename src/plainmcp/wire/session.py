@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from plainmcp.wire import era
 from plainmcp.wire.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -19,7 +20,7 @@ from plainmcp.wire.jsonrpc import (
     Request,
     RpcError,
 )
-from plainmcp.wire.meta import LOG_LEVELS, PROTOCOL_VERSION
+from plainmcp.wire.meta import LOG_LEVELS
 from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import REVISIONS, Revision
 
@@ -199,7 +200,6 @@ def unbatchable(request: Request, method: Method | None) -> str | None:
     batches. `method` is the request's table entry (None: not a method we serve)."""
     if method is not None and method.starts_session:
         return f"{method.name} must not be batched"
-    meta = request.params.get("_meta")
-    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+    if era.stateless(request.params):
         return "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC batch"
     return None
