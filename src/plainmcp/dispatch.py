@@ -16,8 +16,8 @@ from plainmcp import input_required
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
 from plainmcp.handlers import lifecycle, tools
-from plainmcp.wire import era, jsonrpc, methods, render
-from plainmcp.wire.envelope import stateless_revision
+from plainmcp.wire import jsonrpc, methods, render
+from plainmcp.wire.envelope import is_stateless, stateless_revision
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -139,7 +139,7 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
 def exchange(server: Server, conn: Connection, request: Request, method: Method) -> Exchange:
     """The revision and client a request is served for: its own `_meta` (2026-07-28), else
     its session's."""
-    if era.stateless(request.params):
+    if is_stateless(request.params):
         return _stateless_exchange(server, conn, request, method, request.params["_meta"])
     if method.needs_envelope:
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")

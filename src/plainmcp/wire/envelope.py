@@ -1,7 +1,9 @@
-"""The per-request envelope of 2026-07-28: what `params._meta` must carry.
+"""The per-request envelope of 2026-07-28: what `params._meta` must carry, and THE era
+predicate (`is_stateless`): the handshake, or a request naming its own revision.
 
-Sans-I/O, so the dispatcher and the HTTP transport (which answers these errors with 400, or 404
-for a removed method, before anything runs) apply the same rules.
+Sans-I/O, so the dispatcher, the batch rules, the HTTP transport (which answers these errors
+with 400, or 404 for a removed method, before anything runs) and the client tell the eras
+apart and apply the rules the same way.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from plainmcp.wire import era
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
@@ -22,13 +23,25 @@ from plainmcp.wire.meta import (
 from plainmcp.wire.methods import METHODS
 from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision
 
-is_stateless = era.stateless
-"""The request names its own protocol version in `_meta` (2026-07-28 and later)."""
+
+def is_stateless(params: Mapping[str, Any] | None = None, *, version: str | None = None) -> bool:
+    """The message belongs to the era without a handshake (2026-07-28 and later): its params'
+    `_meta` names a protocol version (any value: a wrong one is refused later, as that era's
+    error), or `version` (a header's or a negotiated version, as given) names a revision
+    without a handshake."""
+    if params is not None:
+        meta = params.get("_meta")
+        if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+            return True
+    if version is None:
+        return False
+    rev = REVISIONS.get(version)
+    return rev is not None and not rev.handshake
 
 
 def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
     """The revision a stateless request is served under; RpcError when its envelope is wrong."""
-    if not era.stateless(params):
+    if not is_stateless(params):
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
     meta = params["_meta"]
     version = meta[PROTOCOL_VERSION]

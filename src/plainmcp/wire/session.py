@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from plainmcp.wire import era
+from plainmcp.wire.envelope import is_stateless
 from plainmcp.wire.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -200,6 +200,6 @@ def unbatchable(request: Request, method: Method | None) -> str | None:
     batches. `method` is the request's table entry (None: not a method we serve)."""
     if method is not None and method.starts_session:
         return f"{method.name} must not be batched"
-    if era.stateless(request.params):
+    if is_stateless(request.params):
         return "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC batch"
     return None

@@ -10,8 +10,8 @@ from plainmcp.transports.http import rules
 from plainmcp.transports.http.answer import Outbox, Posted, answer
 from plainmcp.transports.http.responses import AsgiSend, Receive, send_error
 from plainmcp.transports.http.security import Principal
-from plainmcp.wire import era, jsonrpc
-from plainmcp.wire.envelope import stateless_revision
+from plainmcp.wire import jsonrpc
+from plainmcp.wire.envelope import is_stateless, stateless_revision
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Request, RpcError
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ async def post_stateless(
     # A body without a version is an envelope error (-32602); one with a version is first
     # compared with the headers (-32020), then checked for support (-32022).
     problem = None
-    if era.stateless(request.params):
+    if is_stateless(request.params):
         problem = rules.stateless_header_error(headers, request, partial(_mirrored, app.server))
     if problem is None:
         try:
@@ -71,4 +71,4 @@ def _mirrored(server: Server, tool_name: str) -> dict[str, str]:
 
 def stateless_version(header: str | None) -> bool:
     """The MCP-Protocol-Version header names a revision without a handshake (2026-07-28)."""
-    return era.stateless(version=(header or "").strip())
+    return is_stateless(version=(header or "").strip())
