@@ -406,7 +406,7 @@ class Connection:
 
     def _notified(self, message: Notification) -> None:
         if message.method == "notifications/initialized":
-            self.session.initialized = True
+            self.session.complete_handshake()
         elif message.method == "notifications/cancelled":
             request_id = message.params.get("requestId")
             scope = self._running.get(request_id) if isinstance(request_id, int | str) else None

@@ -12,12 +12,12 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import input_required, offers
+from plainmcp import input_required
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
 from plainmcp.handlers import lifecycle, tools
 from plainmcp.wire import jsonrpc, methods, render
-from plainmcp.wire.envelope import stateless_revision
+from plainmcp.wire.envelope import is_stateless, stateless_revision
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -126,7 +126,7 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
         rev = ex.revision
         if rev.result_type:
             result = render.finish_result(
-                result, method, rev, offers.server_info(server, rev), server.cache
+                result, method, rev, server.offers.server_info(rev), server.cache
             )
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
@@ -139,9 +139,8 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
 def exchange(server: Server, conn: Connection, request: Request, method: Method) -> Exchange:
     """The revision and client a request is served for: its own `_meta` (2026-07-28), else
     its session's."""
-    meta = request.params.get("_meta")
-    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
-        return _stateless_exchange(server, conn, request, method, meta)
+    if is_stateless(request.params):
+        return _stateless_exchange(server, conn, request, method, request.params["_meta"])
     if method.needs_envelope:
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
     session = conn.session
@@ -173,7 +172,7 @@ def _stateless_exchange(
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},
         client_capabilities=meta[CLIENT_CAPABILITIES],
-        features=offers.features(server, rev),
+        features=server.offers.features(rev),
         request_log_level=meta.get(LOG_LEVEL),
         answers=input_required.answers(server.state_signer, request, method, conn.principal),
         principal=conn.principal,

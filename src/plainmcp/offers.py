@@ -1,67 +1,104 @@
 """What a server offers a client of each revision: its capabilities, its serverInfo, and the
-feature names a 2026-07-28 request is served with.
+features a request is served with.
 
-Read from the Server's registries and settings. serverInfo and the feature names are needed by
-every 2026-07-28 request, so they are built once and kept on the Server (`_server_infos`,
-`_feature_names`), and built again when what they come from changes.
+The one place that decides what a handshake session, a sessionless request and a 2026-07-28
+stateless request are offered (`Offers.features`), so stdio and the three HTTP modes cannot
+disagree. A component: handed the server's identity and a callable saying what is registered,
+it holds its own caches (serverInfo and the feature names are needed by every 2026-07-28
+request) and reads nothing else of the Server.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from plainmcp.wire import definitions
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
     from plainmcp.wire.revisions import Revision
 
 
-def server_info(server: Server, rev: Revision) -> dict[str, Any]:
-    """The server's identity for `rev`. Treat the dict as read-only."""
-    fields = (server.name, server.version, server.title, server.description, server.website_url)
-    cached = server._server_infos.get(rev.version)
-    if cached is not None and cached[0] == fields and cached[1] is server.icons:
-        return cached[2]
-    keys = ("name", "version", "title", "description", "websiteUrl")
-    info = definitions.server_info(dict(zip(keys, fields, strict=True)), server.icons, rev)
-    server._server_infos[rev.version] = (fields, server.icons, info)
-    return info
+class Identity(Protocol):
+    """Who the server says it is (the Server's public settings). Read on each use: they may be
+    assigned after the server is made, and the cached serverInfo follows them."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def website_url(self) -> str | None: ...
+    @property
+    def icons(self) -> Sequence[Any] | None: ...
 
 
-def capabilities(server: Server, rev: Revision) -> dict[str, Any]:
-    """What the server offers, as initialize announces it."""
+Registered = tuple[bool, bool, bool]
+"""Everything besides the revision that decides the capabilities: (resources, prompts,
+templates). Resources are served when some are registered or payloads are offloaded (they
+are read back through resources/read). A plain tuple: it is read for every 2026-07-28 request."""
+
+
+_IDENTITY_KEYS = ("name", "version", "title", "description", "websiteUrl")
+
+
+class Offers:
+    """The offers of one server (`server.offers`)."""
+
+    __slots__ = ("_features", "_identity", "_infos", "_registered")
+
+    def __init__(self, identity: Identity, registered: Callable[[], Registered]) -> None:
+        self._identity = identity
+        self._registered = registered
+        self._features: dict[tuple[str, Registered], frozenset[str]] = {}
+        self._infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
+
+    def server_info(self, rev: Revision) -> dict[str, Any]:
+        """The server's identity for `rev`. Treat the dict as read-only."""
+        me = self._identity
+        fields = (me.name, me.version, me.title, me.description, me.website_url)
+        cached = self._infos.get(rev.version)
+        if cached is not None and cached[0] == fields and cached[1] is me.icons:
+            return cached[2]
+        named = dict(zip(_IDENTITY_KEYS, fields, strict=True))
+        info = definitions.server_info(named, me.icons, rev)
+        self._infos[rev.version] = (fields, me.icons, info)
+        return info
+
+    def capabilities(self, rev: Revision) -> dict[str, Any]:
+        """What the server offers, as initialize (and server/discover) announces it."""
+        return _capabilities(rev, self._registered())
+
+    def features(self, rev: Revision) -> frozenset[str]:
+        """The capability names a request at `rev` may use: what a session opened at `rev` is
+        offered, and a sessionless or a stateless request at `rev` alike. The announced
+        capabilities, and completions wherever they are served without being announced
+        (2024-11-05 has completion/complete but no capability for it)."""
+        registered = self._registered()
+        key = (rev.version, registered)
+        names = self._features.get(key)
+        if names is None:
+            names = frozenset(_capabilities(rev, registered))
+            _, prompts, templates = registered
+            if not rev.completions_capability and (prompts or templates):
+                names |= {"completions"}
+            self._features[key] = names
+        return names
+
+
+def _capabilities(rev: Revision, registered: Registered) -> dict[str, Any]:
     # Changes reach a handshake session directly, a 2026-07-28 client through
     # subscriptions/listen; either way they are announced.
-    resources, prompts, templates = inputs(server)
+    resources, prompts, templates = registered
     offered: dict[str, Any] = {"logging": {}, "tools": {"listChanged": True}}
     if resources:
-        # Offloaded payloads are read back through resources/read.
         offered["resources"] = {"subscribe": True, "listChanged": True}
     if prompts:
         offered["prompts"] = {"listChanged": True}
     if rev.completions_capability and (prompts or templates):
         offered["completions"] = {}
     return offered
-
-
-def inputs(server: Server) -> tuple[bool, bool, bool]:
-    """Everything besides the revision that decides `capabilities`: (resources, prompts,
-    templates), read without creating a registry that was never used."""
-    registered, prompts = server._resources, server._prompts
-    return (
-        bool(registered is not None and len(registered))
-        or server.payload_limits.offload
-        or server._tools_offload,
-        bool(prompts is not None and len(prompts)),
-        registered is not None and registered.has_templates,
-    )
-
-
-def features(server: Server, rev: Revision) -> frozenset[str]:
-    """The names `capabilities(rev)` offers, for a stateless request (each needs them)."""
-    key = (rev.version, *inputs(server))
-    names = server._feature_names.get(key)
-    if names is None:
-        names = server._feature_names[key] = frozenset(capabilities(server, rev))
-    return names

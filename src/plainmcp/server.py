@@ -25,6 +25,7 @@ from plainmcp.continuation import make as continuation_tool
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
+from plainmcp.offers import Offers, Registered
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, check_name, make_tool
@@ -153,8 +154,8 @@ class Server:
         """Some tool's own limits offload (so resources/read serves blobs, whatever the
         server's payload_limits say)."""
         self._tool_pages: dict[tuple[str, bool, int | None, str], list[dict[str, Any]]] = {}
-        self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
-        self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
+        self.offers = Offers(self, self._registered)
+        """What each revision, session and request is offered (plainmcp.offers)."""
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self.relay: Callable[[str, str], None] | None = None
         """Set by a transport whose sessions live in many processes: list changes and resource
@@ -164,6 +165,18 @@ class Server:
         self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
         """Explicit completers by (template, variable); keyed by the template object, not its
         URI, so that a template removed and registered again does not keep the old ones."""
+
+    def _registered(self) -> Registered:
+        """What decides the offers besides the revision, read without creating a registry
+        that was never used."""
+        resources, prompts = self._resources, self._prompts
+        return (
+            bool(resources is not None and len(resources))
+            or self.payload_limits.offload
+            or self._tools_offload,
+            bool(prompts is not None and len(prompts)),
+            resources is not None and resources.has_templates,
+        )
 
     @property
     def resources(self) -> Resources:

@@ -57,3 +57,49 @@ def test_envelope_errors(method: str, meta: Any, code: int, message: str) -> Non
     with pytest.raises(RpcError) as caught:
         stateless_revision(method, params)
     assert (caught.value.code, caught.value.message) == (code, message)
+
+
+# --- the era predicate: from a body or from a version ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({}, False),
+        ({"_meta": {}}, False),
+        ({"_meta": None}, False),
+        ({"_meta": {"progressToken": 1}}, False),
+        ({"_meta": [V]}, False),
+        ({"_meta": {V: "2026-07-28"}}, True),
+        ({"_meta": {V: "1999-01-01"}}, True),  # refused later, as that era's error
+        ({"_meta": {V: 5}}, True),
+    ],
+)
+def test_a_body_is_stateless_when_its_meta_names_a_version(
+    params: dict[str, Any], expected: bool
+) -> None:
+    assert is_stateless(params) is expected
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ("2026-07-28", True),
+        ("2025-11-25", False),
+        ("2024-11-05", False),
+        ("1999-01-01", False),
+        ("", False),
+        (" 2026-07-28", False),  # as given: a header is stripped by its reader
+        (None, False),
+    ],
+)
+def test_a_version_is_stateless_when_its_revision_has_no_handshake(
+    version: str | None, expected: bool
+) -> None:
+    assert is_stateless(version=version) is expected
+
+
+def test_either_says_so() -> None:
+    assert is_stateless({}, version="2026-07-28")
+    assert is_stateless({"_meta": {V: "2026-07-28"}}, version="2025-11-25")
+    assert not is_stateless(None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import orjson
@@ -76,7 +77,7 @@ def test_no_announcement_without_a_session_or_where_the_revision_sends_none() ->
 
 def test_resource_updates_go_to_subscribed_uris_only() -> None:
     state = opened("2025-11-25")
-    state.subscriptions.add("file:///a")
+    state.subscribe("file:///a")
     assert state.hears_updates_of("file:///a")
     assert not state.hears_updates_of("file:///b")
     assert not SessionState(subscriptions={"file:///a"}).hears_updates_of("file:///a")
@@ -113,9 +114,10 @@ def test_what_may_not_travel_in_a_batch() -> None:
 
 def test_to_dict_is_json_and_from_dict_restores_it() -> None:
     state = opened("2025-06-18", frozenset({"tools", "resources"}))
-    state.initialized = True
-    state.log_level = "warning"
-    state.subscriptions |= {"file:///b", "file:///a"}
+    state.complete_handshake()
+    state.set_log_level("warning")
+    state.subscribe("file:///b")
+    state.subscribe("file:///a")
     data = orjson.loads(orjson.dumps(state.to_dict()))
     assert data == {
         "revision": "2025-06-18",
@@ -160,3 +162,30 @@ def test_a_session_is_not_served_what_its_revision_lacks() -> None:
         -32601,
         "Method not found: subscriptions/listen",
     )
+
+
+def test_the_state_changes_only_through_its_events() -> None:
+    state = opened("2025-11-25")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.log_level = "debug"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        state.subscriptions.add("file:///a")  # type: ignore[attr-defined]
+    state.subscribe("file:///a")
+    state.subscribe("file:///b")
+    state.unsubscribe("file:///a")
+    state.unsubscribe("file:///never")
+    assert state.subscriptions == {"file:///b"}
+    with pytest.raises(ValueError, match="not a log level: 'loud'"):
+        state.set_log_level("loud")
+    assert state.log_level is None
+
+
+def test_restore_replaces_the_state_in_place() -> None:
+    live, stored = opened("2024-11-05"), opened("2025-06-18", frozenset({"prompts"}))
+    stored.complete_handshake()
+    stored.set_log_level("error")
+    stored.subscribe("file:///a")
+    held = live
+    live.restore(stored)
+    assert held is live and live == stored
+    assert live.to_dict() == stored.to_dict()

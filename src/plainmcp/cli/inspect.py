@@ -15,7 +15,6 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import offers
 from plainmcp.cli.output import describe_tool, summary_line
 from plainmcp.cli.run import imported
 from plainmcp.cli.target import load_server
@@ -31,8 +30,8 @@ def offer(server: Server, rev: Revision) -> dict[str, Any]:
     from plainmcp.wire import definitions
 
     return {
-        "serverInfo": offers.server_info(server, rev),
-        "capabilities": offers.capabilities(server, rev),
+        "serverInfo": server.offers.server_info(rev),
+        "capabilities": server.offers.capabilities(rev),
         "tools": tool_list(server, rev),
         "resources": [definitions.resource(r, rev) for r in server.resources.resources],
         "resourceTemplates": [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import offers
 from plainmcp.wire.revisions import REVISIONS, negotiate
 
 if TYPE_CHECKING:
@@ -16,22 +15,17 @@ if TYPE_CHECKING:
 async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     params = ex.params
     rev = negotiate(params["protocolVersion"])
-    offered = offers.capabilities(server, rev)
-    features = set(offered)
-    _, prompts, templates = offers.inputs(server)
-    if not rev.completions_capability and (prompts or templates):
-        # 2024-11-05 has completion/complete but no capability to announce it.
-        features.add("completions")
+    offers = server.offers
     ex.conn.session.open(
         rev,
         client_info=params.get("clientInfo", {}),
         client_capabilities=params.get("capabilities", {}),
-        features=frozenset(features),
+        features=offers.features(rev),
     )
     result: dict[str, Any] = {
         "protocolVersion": rev.version,
-        "capabilities": offered,
-        "serverInfo": offers.server_info(server, rev),
+        "capabilities": offers.capabilities(rev),
+        "serverInfo": offers.server_info(rev),
     }
     if server.instructions:
         result["instructions"] = server.instructions
@@ -41,7 +35,7 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
 async def discover(server: Server, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "supportedVersions": list(reversed(REVISIONS)),
-        "capabilities": offers.capabilities(server, ex.revision),
+        "capabilities": server.offers.capabilities(ex.revision),
     }
     if server.instructions:
         result["instructions"] = server.instructions
@@ -53,5 +47,5 @@ async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
 
 
 async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.log_level = ex.params["level"]
+    ex.conn.session.set_log_level(ex.params["level"])
     return {}

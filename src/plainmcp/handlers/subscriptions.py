@@ -20,12 +20,12 @@ async def subscribe(server: Server, ex: Exchange) -> dict[str, Any]:
     if not server.resources.exists(uri):
         raise render.resource_not_found(uri, ex.revision)
     scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
-    ex.conn.session.subscriptions.add(uri)
+    ex.conn.session.subscribe(uri)
     return {}
 
 
 async def unsubscribe(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.subscriptions.discard(ex.params["uri"])
+    ex.conn.session.unsubscribe(ex.params["uri"])
     return {}
 
 

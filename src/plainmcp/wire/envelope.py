@@ -1,7 +1,9 @@
-"""The per-request envelope of 2026-07-28: what `params._meta` must carry.
+"""The per-request envelope of 2026-07-28: what `params._meta` must carry, and THE era
+predicate (`is_stateless`): the handshake, or a request naming its own revision.
 
-Sans-I/O, so the dispatcher and the HTTP transport (which answers these errors with 400, or 404
-for a removed method, before anything runs) apply the same rules.
+Sans-I/O, so the dispatcher, the batch rules, the HTTP transport (which answers these errors
+with 400, or 404 for a removed method, before anything runs) and the client tell the eras
+apart and apply the rules the same way.
 """
 
 from __future__ import annotations
@@ -22,17 +24,26 @@ from plainmcp.wire.methods import METHODS
 from plainmcp.wire.revisions import REVISIONS, STATELESS_VERSIONS, Revision
 
 
-def is_stateless(params: Mapping[str, Any]) -> bool:
-    """The request names its own protocol version in `_meta` (2026-07-28 and later)."""
-    meta = params.get("_meta")
-    return isinstance(meta, dict) and PROTOCOL_VERSION in meta
+def is_stateless(params: Mapping[str, Any] | None = None, *, version: str | None = None) -> bool:
+    """The message belongs to the era without a handshake (2026-07-28 and later): its params'
+    `_meta` names a protocol version (any value: a wrong one is refused later, as that era's
+    error), or `version` (a header's or a negotiated version, as given) names a revision
+    without a handshake."""
+    if params is not None:
+        meta = params.get("_meta")
+        if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+            return True
+    if version is None:
+        return False
+    rev = REVISIONS.get(version)
+    return rev is not None and not rev.handshake
 
 
 def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
     """The revision a stateless request is served under; RpcError when its envelope is wrong."""
-    meta = params.get("_meta")
-    if not isinstance(meta, dict) or PROTOCOL_VERSION not in meta:
+    if not is_stateless(params):
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
+    meta = params["_meta"]
     version = meta[PROTOCOL_VERSION]
     if not isinstance(version, str):
         raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from plainmcp.wire import envelope
 from plainmcp.wire.meta import UNSUPPORTED_PROTOCOL_VERSION
 from plainmcp.wire.revisions import (
     HANDSHAKE_VERSIONS,
@@ -60,8 +61,7 @@ def first_probe() -> str:
 
 def is_stateless(version: str) -> bool:
     """`version` is a revision without a handshake (server/discover, then `_meta`)."""
-    rev = REVISIONS.get(version)
-    return rev is not None and not rev.handshake
+    return envelope.is_stateless(version=version)
 
 
 def _mutual(versions: object) -> list[str]:

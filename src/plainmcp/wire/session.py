@@ -8,9 +8,11 @@ plumbing, and a shared session store can keep it as `to_dict()` and restore it w
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from plainmcp.wire.envelope import is_stateless
 from plainmcp.wire.jsonrpc import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -18,41 +20,75 @@ from plainmcp.wire.jsonrpc import (
     Request,
     RpcError,
 )
-from plainmcp.wire.meta import LOG_LEVELS, PROTOCOL_VERSION
+from plainmcp.wire.meta import LOG_LEVELS
 from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import REVISIONS, Revision
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SessionState:
+    """Changed only by its events (`open`, `complete_handshake`, `set_log_level`,
+    `subscribe`, `unsubscribe`, `restore`), h11's rule: whoever holds it reads its fields and
+    reports what happened, and the state decides what that changes. Frozen, so a write from
+    outside fails; reads are plain slot reads (the hot path reads `revision` and `features`)."""
+
+    __hash__ = None  # type: ignore[assignment]  # it changes: not a key
+
     revision: Revision | None = None
     """What initialize negotiated; None until then (and for a connection that only ever
     served 2026-07-28 requests)."""
-    client_info: dict[str, Any] = field(default_factory=dict)
-    client_capabilities: dict[str, Any] = field(default_factory=dict)
+    client_info: Mapping[str, Any] = field(default_factory=dict)
+    client_capabilities: Mapping[str, Any] = field(default_factory=dict)
     features: frozenset[str] = frozenset()
     """What initialize offered (capability names); it holds for the whole session."""
     initialized: bool = False
     """The client sent notifications/initialized, the handshake's last step."""
     log_level: str | None = None
     """The minimum level the client asked for with logging/setLevel (None: not asked)."""
-    subscriptions: set[str] = field(default_factory=set)
+    subscriptions: AbstractSet[str] = frozenset()
     """Resource URIs the client subscribed to (resources/subscribe)."""
 
-    # --- the handshake ---------------------------------------------------------------------
+    # --- events ----------------------------------------------------------------------------
 
     def open(
         self,
         revision: Revision,
-        client_info: dict[str, Any],
-        client_capabilities: dict[str, Any],
+        client_info: Mapping[str, Any],
+        client_capabilities: Mapping[str, Any],
         features: frozenset[str],
     ) -> None:
         """initialize succeeded: the session speaks `revision` from now on."""
-        self.revision = revision
-        self.client_info = client_info
-        self.client_capabilities = client_capabilities
-        self.features = features
+        _set(self, "revision", revision)
+        _set(self, "client_info", client_info)
+        _set(self, "client_capabilities", client_capabilities)
+        _set(self, "features", features)
+
+    def complete_handshake(self) -> None:
+        """The client sent notifications/initialized."""
+        _set(self, "initialized", True)
+
+    def set_log_level(self, level: str) -> None:
+        """logging/setLevel: send log messages of `level` and above from now on."""
+        if level not in LOG_LEVELS:
+            raise ValueError(f"not a log level: {level!r}")
+        _set(self, "log_level", level)
+
+    def subscribe(self, uri: str) -> None:
+        """resources/subscribe: updates of `uri` go to this session."""
+        _set(self, "subscriptions", frozenset((*self.subscriptions, uri)))
+
+    def unsubscribe(self, uri: str) -> None:
+        """resources/unsubscribe (of a URI never subscribed to: nothing changes)."""
+        if uri in self.subscriptions:
+            _set(self, "subscriptions", frozenset(self.subscriptions - {uri}))
+
+    def restore(self, stored: SessionState) -> None:
+        """A shared store's newer copy replaces this state in place (requests running here
+        hold this object)."""
+        for name in SessionState.__dataclass_fields__:
+            _set(self, name, getattr(stored, name))
+
+    # --- the rules -------------------------------------------------------------------------
 
     def refusal(self, method: Method) -> RpcError | None:
         """Why a session request for `method` cannot be served now (None: it can): not before
@@ -147,8 +183,12 @@ class SessionState:
             features=frozenset(features),
             initialized=initialized,
             log_level=level,
-            subscriptions=set(subscriptions),
+            subscriptions=frozenset(subscriptions),
         )
+
+
+_set = object.__setattr__
+"""How the events change a frozen state (nothing else calls it)."""
 
 
 def _strings(value: object) -> TypeGuard[list[str]]:
@@ -160,7 +200,6 @@ def unbatchable(request: Request, method: Method | None) -> str | None:
     batches. `method` is the request's table entry (None: not a method we serve)."""
     if method is not None and method.starts_session:
         return f"{method.name} must not be batched"
-    meta = request.params.get("_meta")
-    if isinstance(meta, dict) and PROTOCOL_VERSION in meta:
+    if is_stateless(request.params):
         return "Invalid Request: a 2026-07-28 request cannot travel in a JSON-RPC batch"
     return None

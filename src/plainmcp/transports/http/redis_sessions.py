@@ -19,7 +19,6 @@ every process (cancellations, ended sessions, list changes and resource updates)
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import secrets
 import time
@@ -207,7 +206,7 @@ class RedisSessions(Sessions):
             local = make_session(self._server_(), session_id, subject, self.ask_prefix, now)
             local.owner = str(stored.get("owner", ""))
             self.add(local)
-        _assign(local.conn.session, state)
+        local.conn.session.restore(state)
         local.saved = stored["state"]
         local.subject = subject
         self.touch(local, now)
@@ -374,7 +373,7 @@ class RedisSessions(Sessions):
                 continue
             try:
                 stored = orjson.loads(raw)
-                _assign(session.conn.session, SessionState.from_dict(stored["state"]))
+                session.conn.session.restore(SessionState.from_dict(stored["state"]))
                 session.saved = stored["state"]
             except (ValueError, KeyError, TypeError) as exc:
                 log.warning("session %s: unreadable state in Redis (%s)", session.id, exc)
@@ -422,9 +421,3 @@ class RedisSessions(Sessions):
 
 def _event(kind: str, **fields: Any) -> bytes:
     return orjson.dumps({"kind": kind, **fields})
-
-
-def _assign(target: SessionState, source: SessionState) -> None:
-    """Copy a stored state into the live one in place: requests running here hold it."""
-    for f in dataclasses.fields(SessionState):
-        setattr(target, f.name, getattr(source, f.name))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from plainmcp import offers
 from plainmcp.transports.http import handshake
 from plainmcp.transports.http.answer import Posted, answer
 from plainmcp.transports.http.responses import AsgiSend, Receive, send_error
@@ -52,8 +51,8 @@ async def post_sessionless(
         if isinstance(parsed, Request) and parsed.method == "initialize":
             await answer(Posted(conn, [parsed], receive, send), app.keepalive_interval)
             return
-        conn.session.open(rev, {}, {}, frozenset(offers.capabilities(app.server, rev)))
-        conn.session.initialized = True
+        conn.session.open(rev, {}, {}, app.server.offers.features(rev))
+        conn.session.complete_handshake()
         messages = list(parsed) if isinstance(parsed, list) else [parsed]
         await handshake.post_to_session(
             app, session, messages, isinstance(parsed, list), receive, send

@@ -13,7 +13,6 @@ from plainmcp.transports.http.security import Principal
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.envelope import is_stateless, stateless_revision
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Request, RpcError
-from plainmcp.wire.revisions import REVISIONS
 
 if TYPE_CHECKING:
     from plainmcp.server import Server
@@ -72,5 +71,4 @@ def _mirrored(server: Server, tool_name: str) -> dict[str, str]:
 
 def stateless_version(header: str | None) -> bool:
     """The MCP-Protocol-Version header names a revision without a handshake (2026-07-28)."""
-    rev = REVISIONS.get((header or "").strip())
-    return rev is not None and not rev.handshake
+    return is_stateless(version=(header or "").strip())
