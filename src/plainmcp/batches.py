@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from plainmcp.dispatch import dispatch
+from plainmcp.inflight import TIMED_OUT
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INVALID_REQUEST,
@@ -33,25 +33,24 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
         # gets its own error; the notifications in it are not acted on.
         ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
         for request_id in ids:
-            await connection._reply_error(request_id, refusal)
+            await connection.reply_error(request_id, refusal)
         if not ids:
-            await connection._reply_error(None, refusal)
+            await connection.reply_error(None, refusal)
         return
     replies: list[dict[str, Any]] = []
 
     async def serve(request: Request) -> None:
         scope = anyio.CancelScope()
-        connection._running[request.id] = scope
+        running = connection.begin(request.id, scope)
         reply: dict[str, Any] | None = None
         try:
             with scope:
-                reply = await dispatch(connection.server, connection, request)
+                reply = await connection.serve(connection, request)
         finally:
-            connection._running.pop(request.id, None)
-        stopped = connection.stopped.pop(request.id, None)  # by a shutdown (Connection.stop)
-        if reply is None and stopped is not None:
-            reply = jsonrpc.error_message(request.id, stopped)
-        if reply is not None and request.id not in connection.answered:
+            connection.end(running)
+        if reply is None and running.state == TIMED_OUT and running.error is not None:
+            reply = jsonrpc.error_message(request.id, running.error)  # by a shutdown
+        if running.finish() and reply is not None:  # not answered for it already
             replies.append(reply)
 
     taken: set[tuple[type, RequestId]] = set()
@@ -70,9 +69,9 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
                 else:
                     group.start_soon(serve, message)
             elif isinstance(message, Notification):
-                connection._notified(message)
+                connection.accept(message)
             elif isinstance(message, Invalid) and message.reply:
-                error = connection._error(message.id, message.error)
+                error = connection.error_message(message.id, message.error)
                 if error is not None:
                     replies.append(error)
             elif isinstance(message, Response):  # the client's answer to one of our requests

@@ -22,7 +22,7 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     if not rev.completions_capability and (prompts or templates):
         # 2024-11-05 has completion/complete but no capability to announce it.
         features.add("completions")
-    ex.conn.session.open(
+    ex.peer.session.open(
         rev,
         client_info=params.get("clientInfo", {}),
         client_capabilities=params.get("capabilities", {}),
@@ -53,5 +53,5 @@ async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
 
 
 async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.log_level = ex.params["level"]
+    ex.peer.session.log_level = ex.params["level"]
     return {}

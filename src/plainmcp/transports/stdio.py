@@ -151,7 +151,7 @@ def _pollable(fd: int) -> bool:
 async def _read_in_loop(fd: int, conn: Connection) -> None:
     """Read a pipe without a thread: a reader callback reads what arrived and starts its
     requests at once (no thread hop, no task switch between the read and the dispatch)."""
-    splitter = LineSplitter(conn.server.max_message_bytes)
+    splitter = LineSplitter(conn.max_message_bytes)
     was_blocking = os.get_blocking(fd)
     os.set_blocking(fd, False)
     loop = asyncio.get_running_loop()
@@ -290,7 +290,7 @@ async def _read_in_thread(fd: int, conn: Connection) -> None:
     send_lines, receive_lines = anyio.create_memory_object_stream[list[bytes]](16)
     thread = threading.Thread(
         target=_reader,
-        args=(fd, send_lines, conn.server.max_message_bytes, anyio.lowlevel.current_token()),
+        args=(fd, send_lines, conn.max_message_bytes, anyio.lowlevel.current_token()),
         name="plainmcp-stdin",
         daemon=True,
     )
