@@ -245,8 +245,7 @@ async def _serve_connection(
         # answers (within the deadline after a SIGTERM), and listen streams end gracefully.
         conn.closing.set()
         with anyio.move_on_after(deadline):
-            while conn.busy:
-                await anyio.sleep(0.01)
+            await conn.settled()  # woken by the last request's end, not polled
         if conn.busy:
             # As HTTP does (HttpApp.drain): cancelled, and answered with an error, not dropped.
             stopped = conn.stop(STOPPED)
@@ -256,8 +255,7 @@ async def _serve_connection(
                 deadline,
             )
             with anyio.move_on_after(_STOP_GRACE):
-                while conn.busy:
-                    await anyio.sleep(0.01)
+                await conn.settled()
             await conn.answer_stopped()  # those that did not end when cancelled
         tasks.cancel_scope.cancel()
 
