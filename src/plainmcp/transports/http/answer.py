@@ -13,7 +13,24 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.connection import STOPPED
-from plainmcp.transports.http import rules
+from plainmcp.transports.http.post_answer import (
+    CANCEL,
+    Action,
+    Begin,
+    CloseStream,
+    Detach,
+    Disconnected,
+    Event,
+    FinishStream,
+    PostAnswer,
+    Related,
+    Replied,
+    StartStream,
+    Stop,
+    Unanswered,
+    WriteEvent,
+    WriteJson,
+)
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -109,120 +126,85 @@ class Outbox:
 
 
 async def answer(posted: Posted, keepalive_interval: float) -> None:
-    """Serve the requests of one POST and write their answers: JSON when only replies come
-    out, an SSE stream as soon as anything else does."""
-    conn, requests, batch, stateless = posted.conn, posted.requests, posted.batch, posted.stateless
-    headers, receive, send = posted.headers, posted.receive, posted.send
-    on_reply, extra, outbox = posted.on_reply, posted.extra, posted.outbox
-    resumable, answering = posted.resumable, posted.answering
-    loop = asyncio.get_running_loop()
-    queue: deque[tuple[bool, Any]] = deque()
-    """(is a reply, message): replies as dicts, other messages encoded."""
+    """Serve the requests of one POST and write their answers: what to write is decided by
+    `PostAnswer` (post_answer.py), fed the events as they happen; this performs its actions."""
+    conn, requests = posted.conn, posted.requests
+    resumable, answering, on_reply = posted.resumable, posted.answering, posted.on_reply
+    machine = PostAnswer(
+        len(requests),
+        batch=posted.batch,
+        stateless=posted.stateless,
+        retry_ms=resumable.retry_ms if resumable is not None else None,
+        replies=posted.extra,
+    )
+    events: deque[Event] = deque([BEGIN])
     wake = asyncio.Event()
-    unanswered = len(requests)
 
-    def related_now(data: bytes) -> None:
-        queue.append((False, data))
+    def queue(event: Event) -> None:
+        events.append(event)
         wake.set()
 
+    def related_now(data: bytes) -> None:
+        queue(Related(data))
+
     async def related(data: bytes) -> None:
-        related_now(data)
+        queue(Related(data))
 
-    if outbox is not None:
-        outbox.sink = related_now
-
-    taken = 0
-    """Messages taken from the queue so far."""
-    detach_after: int | None = None
-    """Close the response once this many are taken: those queued before close_stream()."""
-    stopped = False
+    if posted.outbox is not None:
+        posted.outbox.sink = related_now
 
     def close_stream() -> bool:
-        nonlocal detach_after
-        if detach_after is None:
-            detach_after = taken + len(queue)
-            wake.set()
+        queue(CLOSE)
         return True
 
-    def stop() -> None:
-        nonlocal stopped
-        stopped = True
-        for request in requests:
-            scope = conn.cancel_scope(request.id)
-            if scope is not None:
-                scope.cancel()
-
-    async def serve(request: Request) -> None:
-        nonlocal unanswered
-        try:
-            reply = await conn.serve_request(request, related)
-            if reply is None and stopped:
-                reply = jsonrpc.error_message(request.id, STOPPED)
-            if reply is not None:
-                if on_reply is not None:
-                    reply = await on_reply(reply)
-                queue.append((True, reply))
-        finally:
-            unanswered -= 1
-            wake.set()
-
-    gone = asyncio.Event()
-
-    async def watch() -> None:
-        await until_disconnect(receive)
-        gone.set()
-        if stateless:
-            # 2026-07-28: closing the stream cancels the request.
+    def cancel(actions: list[Action]) -> None:
+        """Stop and Disconnected act at once, not in turn: a slow write must not delay them."""
+        if CANCEL in actions:
             for request in requests:
                 scope = conn.cancel_scope(request.id)
                 if scope is not None:
                     scope.cancel()
 
-    writer = Writer(send, gone, headers, keepalive_interval, resumable)
+    def stop() -> None:
+        cancel(machine.send(STOP))
+
+    async def serve(request: Request) -> None:
+        ended: Event = UNANSWERED
+        try:
+            reply = await conn.serve_request(request, related)
+            if reply is None and machine.stopped:
+                reply = jsonrpc.error_message(request.id, STOPPED)
+            if reply is not None:
+                if on_reply is not None:
+                    reply = await on_reply(reply)
+                ended = Replied(reply, posted.status)
+        finally:
+            queue(ended)
+
+    gone = asyncio.Event()
+
+    async def watch() -> None:
+        await until_disconnect(posted.receive)
+        gone.set()
+        cancel(machine.send(GONE))  # 2026-07-28: closing the stream cancels the request
+
+    writer = Writer(posted.send, gone, posted.headers, keepalive_interval, resumable)
     if resumable is not None and resumable.polling:
         for request in requests:
             conn.stream_closers[request.id] = close_stream
     if answering is not None:
         answering.add(stop)
+    loop = asyncio.get_running_loop()
     serving = [loop.create_task(serve(request)) for request in requests]
     watcher = loop.create_task(watch())
-    replies: list[dict[str, Any]] = list(extra or [])
     try:
-        while queue or unanswered:
-            if (
-                detach_after is not None
-                and taken >= detach_after
-                and not writer.detached
-                and resumable is not None
-            ):
-                if not writer.streaming:
-                    await writer.start_stream()
-                    for reply in replies:
-                        await writer.event(jsonrpc.encode(reply))
-                await writer.detach(resumable.retry_ms)
-            if not queue:
+        while not machine.done:
+            if not events:
                 wake.clear()
                 await wake.wait()
                 continue
-            is_reply, item = queue.popleft()
-            taken += 1
-            if writer.streaming:
-                await writer.event(jsonrpc.encode(item) if is_reply else item)
-            elif is_reply:
-                replies.append(item)
-            else:
-                await writer.start_stream()
-                for reply in replies:
-                    await writer.event(jsonrpc.encode(reply))
-                await writer.event(item)
-        if writer.streaming:
-            await writer.finish()
-        elif replies:
-            body: Any = replies if batch else replies[0]
-            status = 200 if batch else rules.status_for(replies[0], stateless=stateless)
-            await writer.json(posted.status or status, body)
-        else:
-            await writer.json(202, None)
+            for action in machine.send(events.popleft()):
+                await _perform(writer, action)
     finally:
         writer.stop()
         watcher.cancel()
@@ -232,3 +214,19 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
             conn.stream_closers.pop(request.id, None)
         if answering is not None:
             answering.discard(stop)
+
+
+async def _perform(writer: Writer, action: Action) -> None:
+    if isinstance(action, WriteEvent):
+        await writer.event(action.data)
+    elif isinstance(action, StartStream):
+        await writer.start_stream()
+    elif isinstance(action, WriteJson):
+        await writer.json(action.status, action.body)
+    elif isinstance(action, FinishStream):
+        await writer.finish()
+    elif isinstance(action, Detach):
+        await writer.detach(action.retry_ms)
+
+
+BEGIN, UNANSWERED, CLOSE, STOP, GONE = Begin(), Unanswered(), CloseStream(), Stop(), Disconnected()
