@@ -3,11 +3,13 @@ where the session's revision has no batches (`SessionState.batch_refusal`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import anyio
 
-from plainmcp.inflight import TIMED_OUT
+from plainmcp.inflight import TIMED_OUT, InFlight, Target
+from plainmcp.peer import Send
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INVALID_REQUEST,
@@ -20,13 +22,34 @@ from plainmcp.wire.jsonrpc import (
     RpcError,
 )
 from plainmcp.wire.methods import METHODS
-from plainmcp.wire.session import unbatchable
-
-if TYPE_CHECKING:
-    from plainmcp.connection import Connection
+from plainmcp.wire.session import SessionState, unbatchable
 
 
-async def serve_batch(connection: Connection, messages: list[Message]) -> None:
+class Batching(Protocol):
+    """What serving a batch needs of its connection (connection.py's public surface)."""
+
+    session: SessionState
+    send: Send
+
+    @property
+    def serve(self) -> Callable[[Any, Request], Awaitable[dict[str, Any]]]: ...
+
+    def begin(self, request_id: RequestId, target: Target) -> InFlight: ...
+
+    def end(self, running: InFlight) -> None: ...
+
+    def in_use(self, request_id: RequestId) -> bool: ...
+
+    def accept(self, message: Message) -> None: ...
+
+    def error_message(
+        self, request_id: RequestId | None, error: RpcError
+    ) -> dict[str, Any] | None: ...
+
+    async def reply_error(self, request_id: RequestId | None, error: RpcError) -> None: ...
+
+
+async def serve_batch(connection: Batching, messages: list[Message]) -> None:
     refusal = connection.session.batch_refusal()
     if refusal is not None:
         # Not a batch response (the revision has none): each request that can be identified

@@ -11,22 +11,30 @@ import math
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 import anyio
 
-from plainmcp.lifespan import NotRunning
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import RequestId, RpcError
 from plainmcp.wire.meta import LOG_LEVELS
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
-    from plainmcp.lifespan import Lifespan
 
 T = TypeVar("T")
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+class NotRunning(RuntimeError):
+    """`ctx.lifespan()` was read while no lifespan runs (none declared, or never entered)."""
+
+
+class LifespanState(Protocol):
+    """What `ctx.lifespan()` reads: the server's running lifespan (plainmcp.lifespan)."""
+
+    def get(self, cls: type[Any] | None = None) -> Any: ...
 
 
 class ClientCapabilityError(RuntimeError):
@@ -110,7 +118,7 @@ class Context:
         exchange: Exchange,
         *,
         client_timeout: float = 120.0,
-        lifespan: Lifespan | None = None,
+        lifespan: LifespanState | None = None,
     ) -> None:
         """`lifespan`: the server's (what `lifespan()` reads), None when it declares none."""
         self._ex = exchange
