@@ -421,7 +421,7 @@ class Server:
         ask_prefix: str = "plainmcp-",
     ) -> Connection:
         """A new client connection whose replies go to `send` (used by transports)."""
-        serve, limit = self.dispatch, self.max_message_bytes
+        serve, limit = dispatch.__get__(self), self.max_message_bytes  # bound: no extra frame
         conn = Connection(serve, send, limit, push=push, ask_prefix=ask_prefix, on_close=self._gone)
         self._connections.add(conn)
         if self._instruments is not None:
