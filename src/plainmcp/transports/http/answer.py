@@ -2,6 +2,8 @@
 
 The answer is plain JSON when only replies come out, and becomes an SSE stream as soon as
 anything else does (progress, a log message, a request to the client, a listen notification).
+That decision is post_answer.py's state machine; this is the asyncio shell that runs the
+requests, feeds it what happens and performs the actions it returns.
 """
 
 from __future__ import annotations
