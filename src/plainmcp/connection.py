@@ -401,8 +401,7 @@ class Connection:
             self._active -= 1
             if not self._active and self._quiet is not None:
                 self._quiet.set()
-        running.finish()
-        return reply
+        return reply  # its record is gone already: answered
 
     def accept(self, message: Message) -> None:
         """A notification or a response from the client (HTTP delivers these one POST each)."""

@@ -18,18 +18,10 @@ from plainmcp.connection import STOPPED
 from plainmcp.transports.http.post_answer import (
     CANCEL,
     Action,
-    Begin,
-    CloseStream,
     Detach,
-    Disconnected,
-    Event,
     FinishStream,
     PostAnswer,
-    Related,
-    Replied,
     StartStream,
-    Stop,
-    Unanswered,
     WriteEvent,
     WriteJson,
 )
@@ -129,66 +121,59 @@ class Outbox:
 
 async def answer(posted: Posted, keepalive_interval: float) -> None:
     """Serve the requests of one POST and write their answers: what to write is decided by
-    `PostAnswer` (post_answer.py), fed the events as they happen; this performs its actions."""
+    `PostAnswer` (post_answer.py), told of each event as it happens; its actions are performed
+    in order by this task, except cancelling, which is done at once."""
     conn, requests = posted.conn, posted.requests
     resumable, answering, on_reply = posted.resumable, posted.answering, posted.on_reply
-    machine = PostAnswer(
-        len(requests),
-        batch=posted.batch,
-        stateless=posted.stateless,
-        retry_ms=resumable.retry_ms if resumable is not None else None,
-        replies=posted.extra,
-    )
-    events: deque[Event] = deque([BEGIN])
+    retry_ms = resumable.retry_ms if resumable is not None else None
+    machine = PostAnswer(len(requests), posted.batch, posted.stateless, retry_ms, posted.extra)
+    todo: deque[Action] = deque(machine.begin())
     wake = asyncio.Event()
 
-    def queue(event: Event) -> None:
-        events.append(event)
-        wake.set()
+    def do(actions: list[Action]) -> None:
+        if CANCEL in actions:  # at once: a slow write must not delay it
+            for request in requests:
+                scope = conn.cancel_scope(request.id)
+                if scope is not None:
+                    scope.cancel()
+            return
+        if actions:
+            todo.extend(actions)
+            wake.set()
 
     def related_now(data: bytes) -> None:
-        queue(Related(data))
+        do(machine.related(data))
 
     async def related(data: bytes) -> None:
-        queue(Related(data))
+        do(machine.related(data))
 
     if posted.outbox is not None:
         posted.outbox.sink = related_now
 
     def close_stream() -> bool:
-        queue(CLOSE)
+        do(machine.close_stream())
         return True
 
-    def cancel(actions: list[Action]) -> None:
-        """Stop and Disconnected act at once, not in turn: a slow write must not delay them."""
-        if CANCEL in actions:
-            for request in requests:
-                scope = conn.cancel_scope(request.id)
-                if scope is not None:
-                    scope.cancel()
-
     def stop() -> None:
-        cancel(machine.send(STOP))
+        do(machine.stop())
 
     async def serve(request: Request) -> None:
-        ended: Event = UNANSWERED
+        ended: dict[str, Any] | None = None  # the reply to write, once on_reply has seen it
         try:
             reply = await conn.serve_request(request, related)
             if reply is None and machine.stopped:
                 reply = jsonrpc.error_message(request.id, STOPPED)
             if reply is not None:
-                if on_reply is not None:
-                    reply = await on_reply(reply)
-                ended = Replied(reply, posted.status)
+                ended = await on_reply(reply) if on_reply is not None else reply
         finally:
-            queue(ended)
+            do(machine.unanswered() if ended is None else machine.replied(ended, posted.status))
 
     gone = asyncio.Event()
 
     async def watch() -> None:
         await until_disconnect(posted.receive)
         gone.set()
-        cancel(machine.send(GONE))  # 2026-07-28: closing the stream cancels the request
+        do(machine.disconnected())  # 2026-07-28: closing the stream cancels the request
 
     writer = Writer(posted.send, gone, posted.headers, keepalive_interval, resumable)
     if resumable is not None and resumable.polling:
@@ -200,13 +185,12 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     serving = [loop.create_task(serve(request)) for request in requests]
     watcher = loop.create_task(watch())
     try:
-        while not machine.done:
-            if not events:
+        while todo or not machine.done:
+            if not todo:
                 wake.clear()
                 await wake.wait()
                 continue
-            for action in machine.send(events.popleft()):
-                await _perform(writer, action)
+            await _perform(writer, todo.popleft())
     finally:
         writer.stop()
         watcher.cancel()
@@ -219,16 +203,14 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
 
 
 async def _perform(writer: Writer, action: Action) -> None:
-    if isinstance(action, WriteEvent):
-        await writer.event(action.data)
-    elif isinstance(action, StartStream):
-        await writer.start_stream()
-    elif isinstance(action, WriteJson):
-        await writer.json(action.status, action.body)
-    elif isinstance(action, FinishStream):
-        await writer.finish()
-    elif isinstance(action, Detach):
-        await writer.detach(action.retry_ms)
-
-
-BEGIN, UNANSWERED, CLOSE, STOP, GONE = Begin(), Unanswered(), CloseStream(), Stop(), Disconnected()
+    match action:
+        case WriteEvent():
+            await writer.event(action.data)
+        case WriteJson():
+            await writer.json(action.status, action.body)
+        case StartStream():
+            await writer.start_stream()
+        case FinishStream():
+            await writer.finish()
+        case Detach():
+            await writer.detach(action.retry_ms)

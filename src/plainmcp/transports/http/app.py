@@ -356,7 +356,7 @@ class HttpApp:
             await send_error(send, 400, parsed.error, parsed.id)
             return
         mode = modes.route(parsed, headers, self.stateful)
-        await mode(self, modes.Post(parsed, headers, principal, receive, send, client))
+        await mode(self, parsed, headers, principal, receive, send, client)
 
 
 @contextlib.contextmanager

@@ -11,7 +11,6 @@ body's JSON, scopes), then `route` names the mode; what a mode does is its own m
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.transports.http import handshake
@@ -26,54 +25,76 @@ if TYPE_CHECKING:
     from plainmcp.transports.http.app import HttpApp
 
 
-@dataclass(frozen=True, slots=True)
-class Post:
-    """One POST whose body parsed, as a mode gets it."""
+Mode = Callable[
+    [
+        "HttpApp",
+        Message | list[Message],
+        dict[str, str],
+        Principal | None,
+        Receive,
+        AsgiSend,
+        tuple[str, int] | None,
+    ],
+    Awaitable[None],
+]
+"""Serves one POST and writes its answer: called with the app, the parsed body, the headers,
+who the bearer token stands for, the ASGI receive and send, and the peer's (host, port).
+Plain arguments, not an object: this is every POST's path."""
 
-    parsed: Message | list[Message]
-    headers: dict[str, str]
-    principal: Principal | None
-    receive: Receive
-    send: AsgiSend
-    client: tuple[str, int] | None = None
-    """The peer's (host, port) as the ASGI server reports it."""
 
-
-Mode = Callable[["HttpApp", Post], Awaitable[None]]
-"""Serves one POST and writes its answer."""
-
-
-async def stateless(app: HttpApp, post: Post) -> None:
+async def stateless(
+    app: HttpApp,
+    parsed: Message | list[Message],
+    headers: dict[str, str],
+    principal: Principal | None,
+    receive: Receive,
+    send: AsgiSend,
+    client: tuple[str, int] | None,
+) -> None:
     """2026-07-28: a request is served on its own; a notification or a response has nothing
     to act on over HTTP (202), and a batch does not exist (400)."""
-    parsed = post.parsed
     if isinstance(parsed, Request):
-        await post_stateless(app, parsed, post.headers, post.principal, post.receive, post.send)
+        await post_stateless(app, parsed, headers, principal, receive, send)
     elif isinstance(parsed, list):
-        await send_error(post.send, 400, NO_BATCHES)
+        await send_error(send, 400, NO_BATCHES)
     else:
-        await accepted(post.send)
+        await accepted(send)
 
 
-async def sessionless(app: HttpApp, post: Post) -> None:
+async def sessionless(
+    app: HttpApp,
+    parsed: Message | list[Message],
+    headers: dict[str, str],
+    principal: Principal | None,
+    receive: Receive,
+    send: AsgiSend,
+    client: tuple[str, int] | None,
+) -> None:
     """Handshake revisions without sessions (`sessions=None`)."""
-    await post_sessionless(app, post.parsed, post.headers, post.principal, post.receive, post.send)
+    await post_sessionless(app, parsed, headers, principal, receive, send)
 
 
-async def sessions(app: HttpApp, post: Post) -> None:
+async def sessions(
+    app: HttpApp,
+    parsed: Message | list[Message],
+    headers: dict[str, str],
+    principal: Principal | None,
+    receive: Receive,
+    send: AsgiSend,
+    client: tuple[str, int] | None,
+) -> None:
     """Handshake revisions with sessions: `initialize` opens one, anything else names one."""
-    parsed, principal = post.parsed, post.principal
     if isinstance(parsed, Request) and parsed.method == "initialize":
-        await handshake.initialize(app, parsed, principal, post.client, post.receive, post.send)
+        await handshake.initialize(app, parsed, principal, client, receive, send)
         return
     batch = isinstance(parsed, list)
     messages: list[Message] = list(parsed) if isinstance(parsed, list) else [parsed]
     ids = [_id_of(m) for m in messages if _id_of(m) is not None] if batch else _id_of(parsed)
-    session = await handshake.find_session(app, post.headers, principal, post.send, ids)
+    session = await handshake.find_session(app, headers, principal, send, ids)
     if session is None:
         return
     async with app.sessions.using(session):
-        await handshake.post_to_session(app, session, messages, batch, post.receive, post.send)
+        await handshake.post_to_session(app, session, messages, batch, receive, send)
 
 
 def route(parsed: Message | list[Message], headers: dict[str, str], stateful: bool) -> Mode:

@@ -2,12 +2,16 @@
 
 The answer is plain JSON while only replies come out, and becomes an SSE stream as soon as
 anything else does; a resumable stream may be closed early (the client resumes it), and a
-shutdown or, at 2026-07-28, the client going away cancels the requests. answer.py feeds the
-events as they happen and performs the actions in order; tests feed events and read actions.
+shutdown or, at 2026-07-28, the client going away cancels the requests. Each event is a method
+of `PostAnswer` that returns the actions it calls for: answer.py calls them as things happen
+and performs the actions in order; tests call them and compare the actions.
 
-    collecting --Related--> streaming --CloseStream--> detached
-        |                       |                          |
-        +--last request ends----+--------------------------+--> done
+    collecting --related--> streaming --close_stream--> detached
+        |                       |                           |
+        +--last request ends----+---------------------------+--> done
+
+Actions are plain slotted dataclasses, not frozen (a frozen __init__ costs several times more,
+and every POST makes one); events are method calls, so the hot path builds no event objects.
 """
 
 from __future__ import annotations
@@ -21,81 +25,34 @@ from plainmcp.wire import jsonrpc
 Phase = Literal["collecting", "streaming", "detached", "done"]
 
 
-# --- events ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Begin:
-    """The POST's requests have started (ends a POST that has none at once)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Replied:
-    """A request ended with `reply`; `status`: the status a JSON answer must have instead of
-    the rules' (503 when the session store failed)."""
-
-    reply: dict[str, Any]
-    status: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Unanswered:
-    """A request ended without a reply (cancelled)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Related:
-    """A message of the requests that is not a reply (progress, a log, a request, a listen
-    notification), encoded."""
-
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class CloseStream:
-    """A running request asked to close the stream now (`ctx.close_stream()`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """A shutdown's deadline passed: its requests are cancelled and answered with an error."""
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnected:
-    """The client went away."""
-
-
-Event = Begin | Replied | Unanswered | Related | CloseStream | Stop | Disconnected
-
 # --- actions --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartStream:
     """Send the SSE response's head."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WriteEvent:
     """Send one SSE event (logged first when the stream is resumable)."""
 
     data: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Detach:
     """End the HTTP response with a reconnection hint; later events are only logged."""
 
     retry_ms: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FinishStream:
     """End the SSE stream."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WriteJson:
     """Send the whole answer as one JSON body (None: 202 with no body)."""
 
@@ -103,7 +60,7 @@ class WriteJson:
     body: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CancelRequests:
     """Cancel the POST's requests still running."""
 
@@ -127,69 +84,90 @@ class PostAnswer:
         "_retry_ms",
         "_stateless",
         "_status",
+        "done",
         "phase",
+        "running",
         "stopped",
-        "unanswered",
     )
 
     def __init__(
         self,
         requests: int,
-        *,
         batch: bool = False,
         stateless: bool = False,
         retry_ms: int | None = None,
         replies: list[dict[str, Any]] | None = None,
     ) -> None:
         self.phase: Phase = "collecting"
-        self.unanswered = requests
+        self.done = False
+        """The answer is written (phase "done"): nothing more goes out."""
+        self.running = requests
         """Requests still running."""
         self.stopped = False
         """A shutdown stopped the requests: one ending without a reply is answered STOPPED."""
         self._batch = batch
         self._stateless = stateless
         self._retry_ms = retry_ms
-        self._replies: list[dict[str, Any]] = list(replies or [])
+        self._replies: list[dict[str, Any]] = list(replies) if replies else []
         self._status: int | None = None
 
-    @property
-    def done(self) -> bool:
-        return self.phase == "done"
+    # --- events: each returns the actions it calls for, in the order to perform them -----
 
-    def send(self, event: Event) -> list[Action]:
-        """The actions `event` calls for, in the order to perform them."""
-        if isinstance(event, Stop):
-            self.stopped = True
-            return [CANCEL]
-        if isinstance(event, Disconnected):
-            return [CANCEL] if self._stateless else []
-        if self.phase == "done":
+    def begin(self) -> list[Action]:
+        """The requests have started: a POST with none is answered at once."""
+        return [self._end()] if self.running <= 0 and not self.done else []
+
+    def replied(self, reply: dict[str, Any], status: int | None = None) -> list[Action]:
+        """A request ended with `reply`; `status`: the status a JSON answer must have instead
+        of the rules' (503 when the session store failed)."""
+        if self.done:
             return []  # the answer is written: nothing more goes out
-        if isinstance(event, Related):
-            if self.phase == "collecting":
-                return [*self._stream(), WriteEvent(event.data)]
-            return [WriteEvent(event.data)]
-        if isinstance(event, CloseStream):
-            if self._retry_ms is None or self.phase == "detached":
-                return []
-            actions: list[Action] = self._stream() if self.phase == "collecting" else []
-            self.phase = "detached"
-            actions.append(Detach(self._retry_ms))
-            return actions
-        actions = []
-        if isinstance(event, Replied):
-            self.unanswered -= 1
-            if event.status is not None:
-                self._status = event.status
-            if self.phase == "collecting":
-                self._replies.append(event.reply)
-            else:
-                actions.append(WriteEvent(jsonrpc.encode(event.reply)))
-        elif isinstance(event, Unanswered):
-            self.unanswered -= 1
-        if self.unanswered <= 0:
+        self.running -= 1
+        if status is not None:
+            self._status = status
+        if self.phase == "collecting":
+            self._replies.append(reply)
+            return [self._end()] if self.running <= 0 else []
+        actions: list[Action] = [WriteEvent(jsonrpc.encode(reply))]
+        if self.running <= 0:
             actions.append(self._end())
         return actions
+
+    def unanswered(self) -> list[Action]:
+        """A request ended without a reply (cancelled)."""
+        if self.done:
+            return []
+        self.running -= 1
+        return [self._end()] if self.running <= 0 else []
+
+    def related(self, data: bytes) -> list[Action]:
+        """A message of the requests that is not a reply (progress, a log, a request to the
+        client, a listen notification), encoded."""
+        if self.done:
+            return []
+        actions = self._stream() if self.phase == "collecting" else []
+        actions.append(WriteEvent(data))
+        return actions
+
+    def close_stream(self) -> list[Action]:
+        """A running request asked to close the stream now (`ctx.close_stream()`): only a
+        resumable stream is, once."""
+        if self.done or self._retry_ms is None or self.phase == "detached":
+            return []
+        actions = self._stream() if self.phase == "collecting" else []
+        self.phase = "detached"
+        actions.append(Detach(self._retry_ms))
+        return actions
+
+    def stop(self) -> list[Action]:
+        """A shutdown's deadline passed: the requests are cancelled, and one ending without a
+        reply is answered with an error (`stopped`)."""
+        self.stopped = True
+        return [CANCEL]
+
+    def disconnected(self) -> list[Action]:
+        """The client went away: at 2026-07-28 that cancels the requests."""
+        return [CANCEL] if self._stateless else []
 
     def _stream(self) -> list[Action]:
         """collecting -> streaming: the head, then the replies held so far."""
@@ -199,7 +177,7 @@ class PostAnswer:
 
     def _end(self) -> Action:
         streaming = self.phase != "collecting"
-        self.phase = "done"
+        self.phase, self.done = "done", True
         if streaming:
             return FINISH
         replies = self._replies
