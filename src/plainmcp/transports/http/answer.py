@@ -127,11 +127,11 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
     resumable, answering, on_reply = posted.resumable, posted.answering, posted.on_reply
     retry_ms = resumable.retry_ms if resumable is not None else None
     machine = PostAnswer(len(requests), posted.batch, posted.stateless, retry_ms, posted.extra)
-    todo: deque[Action] = deque(machine.begin())
+    todo: deque[Action] = deque() if requests else deque(machine.begin())  # begin(): [] else
     wake = asyncio.Event()
 
     def do(actions: list[Action]) -> None:
-        if CANCEL in actions:  # at once: a slow write must not delay it
+        if actions and actions[0] is CANCEL:  # at once: a slow write must not delay it
             for request in requests:
                 scope = conn.cancel_scope(request.id)
                 if scope is not None:
@@ -190,7 +190,18 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
                 wake.clear()
                 await wake.wait()
                 continue
-            await _perform(writer, todo.popleft())
+            action = todo.popleft()
+            match action:  # inline, not a coroutine per action: this is every POST's path
+                case WriteJson():
+                    await writer.json(action.status, action.body)
+                case WriteEvent():
+                    await writer.event(action.data)
+                case StartStream():
+                    await writer.start_stream()
+                case FinishStream():
+                    await writer.finish()
+                case Detach():
+                    await writer.detach(action.retry_ms)
     finally:
         writer.stop()
         watcher.cancel()
@@ -200,17 +211,5 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
             conn.stream_closers.pop(request.id, None)
         if answering is not None:
             answering.discard(stop)
-
-
-async def _perform(writer: Writer, action: Action) -> None:
-    match action:
-        case WriteEvent():
-            await writer.event(action.data)
-        case WriteJson():
-            await writer.json(action.status, action.body)
-        case StartStream():
-            await writer.start_stream()
-        case FinishStream():
-            await writer.finish()
-        case Detach():
-            await writer.detach(action.retry_ms)
+        if posted.outbox is not None:  # what comes later is dropped, as no one writes it; and
+            posted.outbox.sink = None  # its Connection is freed now, not by a GC cycle pass

@@ -161,7 +161,7 @@ class PostAnswer:
 
     def stop(self) -> list[Action]:
         """A shutdown's deadline passed: the requests are cancelled, and one ending without a
-        reply is answered with an error (`stopped`)."""
+        reply is answered with an error (`stopped`). CANCEL comes alone, as the one action."""
         self.stopped = True
         return [CANCEL]
 
