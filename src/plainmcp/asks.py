@@ -7,17 +7,25 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 
+from plainmcp.peer import Send
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import RequestId, Response, RpcError
 
-if TYPE_CHECKING:
-    from plainmcp.connection import Connection
-
 log = logging.getLogger("plainmcp")
+
+
+class Channel(Protocol):
+    """What asking needs of a connection: where a request's messages go, and notifying."""
+
+    def sender(self, related_to: RequestId | None) -> Send: ...
+
+    async def notify(
+        self, method: str, params: dict[str, Any], *, related_to: RequestId | None = None
+    ) -> None: ...
 
 
 class Asks:
@@ -34,7 +42,7 @@ class Asks:
 
     async def ask(
         self,
-        connection: Connection,
+        connection: Channel,
         method: str,
         params: dict[str, Any],
         *,
@@ -46,7 +54,7 @@ class Asks:
         request_id: RequestId = f"{self.prefix}{self._next_ask}"
         answer = _Answer()
         self._asked[request_id] = answer
-        send = connection._send_for(related_to)
+        send = connection.sender(related_to)
         try:
             await send(jsonrpc.encode(jsonrpc.request_message(request_id, method, params)))
             with anyio.fail_after(timeout):

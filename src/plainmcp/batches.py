@@ -3,11 +3,13 @@ where the session's revision has no batches (`SessionState.batch_refusal`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import anyio
 
-from plainmcp.dispatch import dispatch
+from plainmcp.inflight import TIMED_OUT, InFlight, Target
+from plainmcp.peer import Send
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INVALID_REQUEST,
@@ -20,38 +22,58 @@ from plainmcp.wire.jsonrpc import (
     RpcError,
 )
 from plainmcp.wire.methods import METHODS
-from plainmcp.wire.session import unbatchable
-
-if TYPE_CHECKING:
-    from plainmcp.connection import Connection
+from plainmcp.wire.session import SessionState, unbatchable
 
 
-async def serve_batch(connection: Connection, messages: list[Message]) -> None:
+class Batching(Protocol):
+    """What serving a batch needs of its connection (connection.py's public surface)."""
+
+    session: SessionState
+    send: Send
+
+    @property
+    def serve(self) -> Callable[[Any, Request], Awaitable[dict[str, Any]]]: ...
+
+    def begin(self, request_id: RequestId, target: Target) -> InFlight: ...
+
+    def end(self, running: InFlight) -> None: ...
+
+    def in_use(self, request_id: RequestId) -> bool: ...
+
+    def accept(self, message: Message) -> None: ...
+
+    def error_message(
+        self, request_id: RequestId | None, error: RpcError
+    ) -> dict[str, Any] | None: ...
+
+    async def reply_error(self, request_id: RequestId | None, error: RpcError) -> None: ...
+
+
+async def serve_batch(connection: Batching, messages: list[Message]) -> None:
     refusal = connection.session.batch_refusal()
     if refusal is not None:
         # Not a batch response (the revision has none): each request that can be identified
         # gets its own error; the notifications in it are not acted on.
         ids = [m.id for m in messages if isinstance(m, Request | Invalid) and m.id is not None]
         for request_id in ids:
-            await connection._reply_error(request_id, refusal)
+            await connection.reply_error(request_id, refusal)
         if not ids:
-            await connection._reply_error(None, refusal)
+            await connection.reply_error(None, refusal)
         return
     replies: list[dict[str, Any]] = []
 
     async def serve(request: Request) -> None:
         scope = anyio.CancelScope()
-        connection._running[request.id] = scope
+        running = connection.begin(request.id, scope)
         reply: dict[str, Any] | None = None
         try:
             with scope:
-                reply = await dispatch(connection.server, connection, request)
+                reply = await connection.serve(connection, request)
         finally:
-            connection._running.pop(request.id, None)
-        stopped = connection.stopped.pop(request.id, None)  # by a shutdown (Connection.stop)
-        if reply is None and stopped is not None:
-            reply = jsonrpc.error_message(request.id, stopped)
-        if reply is not None and request.id not in connection.answered:
+            connection.end(running)
+        if reply is None and running.state == TIMED_OUT and running.error is not None:
+            reply = jsonrpc.error_message(request.id, running.error)  # by a shutdown
+        if running.finish() and reply is not None:  # not answered for it already
             replies.append(reply)
 
     taken: set[tuple[type, RequestId]] = set()
@@ -70,9 +92,9 @@ async def serve_batch(connection: Connection, messages: list[Message]) -> None:
                 else:
                     group.start_soon(serve, message)
             elif isinstance(message, Notification):
-                connection._notified(message)
+                connection.accept(message)
             elif isinstance(message, Invalid) and message.reply:
-                error = connection._error(message.id, message.error)
+                error = connection.error_message(message.id, message.error)
                 if error is not None:
                     replies.append(error)
             elif isinstance(message, Response):  # the client's answer to one of our requests

@@ -1,9 +1,12 @@
 """Connection: one client session over one transport.
 
-It owns the task and thread plumbing of one client: the requests in flight (for cancellation),
-the requests to the client (asks.py), batches (batches.py), the order of replies.
-What the session is (revision, client, level, subscriptions) is `session`, plain data
-(wire/session.py). Transports feed it lines with `receive()` and give it a `send` function.
+It owns the task and thread plumbing of one client: the requests in flight, each with its
+state (inflight.py: received, running, answered, cancelled, timed out), the requests to the
+client (asks.py), batches (batches.py), the order of replies. What the session is (revision,
+client, level, subscriptions) is `session`, plain data (wire/session.py). Transports feed it
+lines with `receive()` and give it a `send` function; `Server.connect` gives it the function
+that serves a request, so this module imports neither the server nor the dispatcher. What a
+request's Exchange and Context use of it is the Peer interface (peer.py).
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ import contextlib
 import functools
 import logging
 import threading
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 import anyio.abc
 
 from plainmcp.asks import Asks
 from plainmcp.batches import serve_batch
-from plainmcp.dispatch import dispatch
+from plainmcp.inflight import TIMED_OUT, InFlight, Target
+from plainmcp.peer import Cancellable as Cancellable  # its home was here
+from plainmcp.peer import Send as Send
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
@@ -36,40 +41,14 @@ from plainmcp.wire.jsonrpc import (
 )
 from plainmcp.wire.session import SessionState
 
-if TYPE_CHECKING:
-    from plainmcp.server import Server
-
 log = logging.getLogger("plainmcp")
 
-Send = Callable[[bytes], Coroutine[Any, Any, None]]
+Serve = Callable[["Connection", Request], Awaitable[dict[str, Any]]]
+"""What serves one request of a connection to its reply (the dispatcher, bound to its server:
+handed in by `Server.connect`, so this module knows neither)."""
 
 STOPPED = RpcError(INTERNAL_ERROR, "The server shut down before the call finished; call again")
 """The answer to a call a shutdown stopped at its deadline (stdio and HTTP alike)."""
-
-
-class Cancellable(Protocol):
-    """How a running request is cancelled: an anyio CancelScope, or a _RequestTask."""
-
-    @property
-    def cancel_called(self) -> bool: ...
-
-    def cancel(self) -> None: ...
-
-
-class _RequestTask:
-    """A request running as its own asyncio task, cancelled through the task itself: cheaper
-    than a cancel scope per request (the hot path), and anyio scopes inside it still work."""
-
-    __slots__ = ("cancel_called", "task")
-
-    def __init__(self) -> None:
-        self.cancel_called = False
-        self.task: asyncio.Task[None] | None = None
-
-    def cancel(self) -> None:
-        if not self.cancel_called and self.task is not None:
-            self.cancel_called = True
-            self.task.cancel()
 
 
 class Connection:
@@ -77,18 +56,24 @@ class Connection:
 
     def __init__(
         self,
-        server: Server,
+        serve: Serve,
         send: Send,
+        max_message_bytes: int = 64 * 1024 * 1024,
         *,
         push: Callable[[bytes], None] | None = None,
         ask_prefix: str = "plainmcp-",
+        on_close: Callable[[Connection], None] | None = None,
     ) -> None:
-        self.server = server
+        self.serve = serve
+        """Serves one request to its reply (the dispatcher, bound to its server)."""
         self.send = send
         """Where replies and unrelated messages go."""
+        self.max_message_bytes = max_message_bytes
+        """A longer line is refused unread (-32600)."""
         self._push = push
         """A non-blocking `send` (HTTP streams have unbounded buffers): lets post() deliver
         without a task group."""
+        self._on_close = on_close
         self._streams: dict[RequestId, Send] = {}
         """Per-request streams (HTTP): a request's own messages and reply go there."""
         self.stream_closers: dict[RequestId, Callable[[], bool]] = {}
@@ -98,17 +83,19 @@ class Connection:
         """Who the transport authenticated (HTTP bearer auth); None when nobody was."""
         self.session = SessionState()
         """The handshake session's state (revision, client, log level, subscriptions)."""
-        self._running: dict[RequestId, Cancellable] = {}
+        self._running: dict[RequestId, InFlight] = {}
+        """The requests received and not yet answered, each with its state (inflight.py)."""
+        self._timed_out: list[InFlight] = []
+        """Requests `stop()` timed out: answered with its error by their task or, at the end,
+        by `answer_stopped`."""
         self._active = 0
+        self._quiet: asyncio.Event | None = None
+        """Set when `_active` drops to 0 while `settled()` waits."""
         self.listens: dict[RequestId, dict[str, Any]] = {}
         """Open subscriptions/listen streams (2026-07-28): request id -> what was honoured.
         Each is a request in flight, not session state: it ends with its task."""
         self.closing = asyncio.Event()
         """Set when the transport is ending: open listen streams answer and close."""
-        self.stopped: dict[RequestId, RpcError] = {}
-        """Requests `stop()` cancelled that are still to be answered with its error."""
-        self.answered: set[RequestId] = set()
-        """Stopped requests `answer_stopped` answered: what they return later is dropped."""
         self._asks = Asks(ask_prefix)
         self._tasks: anyio.abc.TaskGroup | None = None
         self._requests: set[asyncio.Task[None]] = set()
@@ -128,31 +115,30 @@ class Connection:
             scope.cancel()
         self._tasks = None
         self._push = None
-        self.server._connections.discard(self)
-        if self.server._instruments is not None:
-            self.server._instruments.closed(self)
+        if self._on_close is not None:
+            self._on_close(self)
 
     def _spawn(self, request: Request) -> None:
         """Run one request concurrently, as a plain asyncio task (plainmcp serves on asyncio):
         anyio's start_soon and a cancel scope per request cost several times more, and requests
         are the hot path. close() and notifications/cancelled cancel the task."""
         assert self._loop is not None, "bind() first"
-        running = _RequestTask()
+        running = InFlight(request.id)
         self._running[request.id] = running
         self._active += 1
         task = self._loop.create_task(self._serve(request, running))
-        running.task = task
+        running.start(task)
         self._requests.add(task)
-        task.add_done_callback(functools.partial(self._served, request.id, running))
+        task.add_done_callback(functools.partial(self._served, running))
 
-    def _served(
-        self, request_id: RequestId, running: _RequestTask, task: asyncio.Task[None]
-    ) -> None:
+    def _served(self, running: InFlight, task: asyncio.Task[None]) -> None:
         # Here, not in _serve: a task cancelled before its first step never runs its body.
-        if self._running.get(request_id) is running:
-            del self._running[request_id]
+        if self._running.get(running.id) is running:
+            del self._running[running.id]
         self._requests.discard(task)
         self._active -= 1
+        if not self._active and self._quiet is not None:
+            self._quiet.set()
 
     def post(self, message: dict[str, Any]) -> None:
         """Send a server-initiated message from any thread, without waiting."""
@@ -210,13 +196,12 @@ class Connection:
 
     def _take(self, data: bytes) -> None:
         assert self._tasks is not None, "bind() first"
-        if len(data) > self.server.max_message_bytes:
+        if len(data) > self.max_message_bytes:
             self._reply_error_soon(
                 jsonrpc.sniff_id(data),
                 RpcError(
                     INVALID_REQUEST,
-                    "Invalid Request: message exceeds the limit of"
-                    f" {self.server.max_message_bytes} bytes",
+                    f"Invalid Request: message exceeds the limit of {self.max_message_bytes} bytes",
                 ),
             )
             return
@@ -227,7 +212,7 @@ class Connection:
             return
         self._one(parsed)
 
-    def _error(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
+    def error_message(self, request_id: RequestId | None, error: RpcError) -> dict[str, Any] | None:
         """The error response to send, or None when the revision cannot express it (an error
         for a message whose id is unknown is then logged instead of sent)."""
         if request_id is None and not self.session.errors_without_id:
@@ -240,15 +225,16 @@ class Connection:
             return None
         return jsonrpc.error_message(request_id, error)
 
-    async def _reply_error(self, request_id: RequestId | None, error: RpcError) -> None:
-        message = self._error(request_id, error)
+    async def reply_error(self, request_id: RequestId | None, error: RpcError) -> None:
+        """Send the error reply (nothing where the revision cannot express it)."""
+        message = self.error_message(request_id, error)
         if message is not None:
             await self.send(jsonrpc.encode(message))
 
     def _reply_error_soon(self, request_id: RequestId | None, error: RpcError) -> None:
         """Send an error reply from a task of its own (tasks start in order, so it still goes
         out before the replies of lines read after it)."""
-        message = self._error(request_id, error)
+        message = self.error_message(request_id, error)
         if message is None:
             return
         assert self._loop is not None, "bind() first"
@@ -260,6 +246,8 @@ class Connection:
     def _sent(self, task: asyncio.Task[None]) -> None:
         self._requests.discard(task)
         self._active -= 1
+        if not self._active and self._quiet is not None:
+            self._quiet.set()
 
     def _one(self, message: Message) -> None:
         if isinstance(message, Request):
@@ -271,7 +259,7 @@ class Connection:
                 return
             self._spawn(message)
         elif isinstance(message, Notification):
-            self._notified(message)
+            self.accept(message)
         elif isinstance(message, Invalid):
             if message.reply:
                 self._reply_error_soon(message.id, message.error)
@@ -286,9 +274,10 @@ class Connection:
         """Send a notification; `related_to` names the request it belongs to (for transports
         that keep one stream per request)."""
         message = jsonrpc.encode(jsonrpc.notification_message(method, params))
-        await self._send_for(related_to)(message)
+        await self.sender(related_to)(message)
 
-    def _send_for(self, related_to: RequestId | None) -> Send:
+    def sender(self, related_to: RequestId | None) -> Send:
+        """Where a message about the request `related_to` goes: its own stream, else `send`."""
         if related_to is not None:
             stream = self._streams.get(related_to)
             if stream is not None:
@@ -330,91 +319,107 @@ class Connection:
         """Requests are still running or their replies are still being written."""
         return self._active > 0
 
+    async def settled(self) -> None:
+        """Wait until the connection is not `busy` (woken by the last request's end)."""
+        while self._active:
+            if self._quiet is None or self._quiet.is_set():
+                self._quiet = asyncio.Event()
+            await self._quiet.wait()
+
     def stop(self, error: RpcError) -> int:
-        """A shutdown's deadline has passed: cancel the requests still running, each to be
+        """A shutdown's deadline has passed: time out the requests still running, each to be
         answered with `error` instead of no reply (as its task ends, or by `answer_stopped`).
         Returns how many."""
         count = 0
-        for request_id, running in list(self._running.items()):
-            if not running.cancel_called:  # one the client cancelled gets no answer
-                self.stopped[request_id] = error
-                running.cancel()
+        for running in list(self._running.values()):
+            if running.time_out(error):  # one the client cancelled gets no answer
+                self._timed_out.append(running)
                 count += 1
         return count
 
     async def answer_stopped(self) -> None:
         """Answer the stopped requests that have not answered for themselves (not started, or
         deaf to cancellation), just before the transport ends."""
-        while self.stopped:
-            request_id = next(iter(self.stopped))
-            self.answered.add(request_id)
-            await self._reply_error(request_id, self.stopped.pop(request_id))
+        while self._timed_out:
+            running = self._timed_out.pop(0)
+            error = running.answer_late()
+            if error is not None:
+                await self.reply_error(running.id, error)
 
-    async def _serve(self, request: Request, running: _RequestTask) -> None:
+    async def _serve(self, request: Request, running: InFlight) -> None:
         try:
-            reply = await dispatch(self.server, self, request)
+            reply = await self.serve(self, request)
         except asyncio.CancelledError:
             if not running.cancel_called:
                 raise
-            error = self.stopped.pop(request.id, None) if self.stopped else None
-            if error is None:
+            if running.state != TIMED_OUT or running.error is None:
                 return  # cancelled by the client or by close(): no reply
-            if running.task is not None:
-                running.task.uncancel()
-            reply = jsonrpc.error_message(request.id, error)
+            task = running.target
+            if isinstance(task, asyncio.Task):
+                task.uncancel()
+            reply = jsonrpc.error_message(request.id, running.error)
         # Done: a cancellation from now on comes too late, the reply goes out.
         if self._running.get(request.id) is running:
             del self._running[request.id]
-        if self.stopped:
-            self.stopped.pop(request.id, None)  # it answered after all
-        if self.answered and request.id in self.answered:
-            return  # answered for it already
-        await self.send(jsonrpc.encode(reply))
+        if running.finish():  # False: answered for it already
+            await self.send(jsonrpc.encode(reply))
 
     def in_use(self, request_id: RequestId) -> bool:
         """A request with this id is still running on this connection."""
         return request_id in self._running
 
+    def begin(self, request_id: RequestId, target: Target) -> InFlight:
+        """A request the caller runs in `target` (a batch's): in flight until `end`."""
+        running = InFlight(request_id, target)
+        self._running[request_id] = running
+        return running
+
+    def end(self, running: InFlight) -> None:
+        if self._running.get(running.id) is running:
+            del self._running[running.id]
+
     async def serve_request(self, request: Request, stream: Send) -> dict[str, Any] | None:
         """Serve one request in the caller's task, which must be a task of its own (HTTP: one
         per request of a POST): cancelling the request cancels that task. The messages it
         causes go to `stream`. Returns the reply, or None when the request was cancelled."""
-        running = _RequestTask()
-        running.task = asyncio.current_task()
+        task = asyncio.current_task()
+        assert task is not None
+        running = InFlight(request.id, task)
         self._running[request.id] = running
         self._streams[request.id] = stream
         self._active += 1
         try:
-            return await dispatch(self.server, self, request)
+            reply = await self.serve(self, request)
         except asyncio.CancelledError:
             if not running.cancel_called:
                 raise
-            if running.task is not None:
-                running.task.uncancel()
+            task.uncancel()
             return None
         finally:
             self._running.pop(request.id, None)
             self._streams.pop(request.id, None)
             self._active -= 1
+            if not self._active and self._quiet is not None:
+                self._quiet.set()
+        return reply  # its record is gone already: answered
 
     def accept(self, message: Message) -> None:
         """A notification or a response from the client (HTTP delivers these one POST each)."""
         if isinstance(message, Notification):
-            self._notified(message)
+            if message.method == "notifications/initialized":
+                self.session.complete_handshake()
+            elif message.method == "notifications/cancelled":
+                request_id = message.params.get("requestId")
+                found = self._running.get(request_id) if isinstance(request_id, int | str) else None
+                if found is not None:
+                    found.cancel()
         elif isinstance(message, Response):
             self._asks.answered(message)
-
-    def _notified(self, message: Notification) -> None:
-        if message.method == "notifications/initialized":
-            self.session.complete_handshake()
-        elif message.method == "notifications/cancelled":
-            request_id = message.params.get("requestId")
-            scope = self._running.get(request_id) if isinstance(request_id, int | str) else None
-            if scope is not None:
-                scope.cancel()
 
     async def _batch(self, messages: list[Message]) -> None:
         try:
             await serve_batch(self, messages)
         finally:
             self._active -= 1
+            if not self._active and self._quiet is not None:
+                self._quiet.set()

@@ -11,11 +11,10 @@ import math
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 import anyio
 
-from plainmcp.lifespan import NotRunning
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import RequestId, RpcError
 from plainmcp.wire.meta import LOG_LEVELS
@@ -26,6 +25,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+class NotRunning(RuntimeError):
+    """`ctx.lifespan()` was read while no lifespan runs (none declared, or never entered)."""
+
+
+class LifespanState(Protocol):
+    """What `ctx.lifespan()` reads: the server's running lifespan (plainmcp.lifespan)."""
+
+    def get(self, cls: type[Any] | None = None) -> Any: ...
 
 
 class ClientCapabilityError(RuntimeError):
@@ -104,14 +113,22 @@ class Root:
 class Context:
     """The request a function is serving, and what it may do while serving it."""
 
-    def __init__(self, exchange: Exchange, *, client_timeout: float = 120.0) -> None:
+    def __init__(
+        self,
+        exchange: Exchange,
+        *,
+        client_timeout: float = 120.0,
+        lifespan: LifespanState | None = None,
+    ) -> None:
+        """`lifespan`: the server's (what `lifespan()` reads), None when it declares none."""
         self._ex = exchange
+        self._lifespan = lifespan
         self.request_id: RequestId = exchange.request.id
         self.meta: Mapping[str, Any] = exchange.meta
         self.progress_token: str | int | None = self.meta.get("progressToken")
         self._client_timeout = client_timeout
         self._last_progress = -math.inf
-        self._scope = exchange.conn.cancel_scope(self.request_id)
+        self._scope = exchange.peer.cancel_scope(self.request_id)
         self._asked: dict[str, int] = {}
 
     # --- what the request is --------------------------------------------------------------
@@ -143,7 +160,7 @@ class Context:
     def lifespan(self, cls: type[Any] | None = None) -> Any:
         """What the server's lifespan yielded; given its type, checked and typed as it
         (`ctx.lifespan(Resources).db`). RuntimeError if no lifespan runs."""
-        lifespan = self._ex.conn.server._lifespan
+        lifespan = self._lifespan
         if lifespan is None:
             raise NotRunning("the server declares no lifespan: Server(..., lifespan=fn)")
         return lifespan.get(cls)
@@ -164,7 +181,7 @@ class Context:
         server's `retry` hint, reconnects with Last-Event-ID and gets what follows, the result
         included (the 2025-11-25 polling pattern, for calls that outlast a proxy's timeout).
         False where that is not possible (stdio, 2026-07-28, revisions before 2025-11-25)."""
-        return self._ex.conn.close_stream(self.request_id)
+        return self._ex.peer.close_stream(self.request_id)
 
     # --- progress and logging -------------------------------------------------------------
 
@@ -179,7 +196,7 @@ class Context:
             return
         self._last_progress = progress
         params = render.progress(self._ex.revision, self.progress_token, progress, total, message)
-        await self._ex.conn.notify("notifications/progress", params, related_to=self.request_id)
+        await self._ex.peer.notify("notifications/progress", params, related_to=self.request_id)
 
     async def log(self, level: LogLevel, data: Any, *, logger: str | None = None) -> None:
         """Send a log message to the client, if its logging/setLevel lets this level through."""
@@ -193,7 +210,7 @@ class Context:
         params: dict[str, Any] = {"level": level, "data": data}
         if logger is not None:
             params["logger"] = logger
-        await self._ex.conn.notify("notifications/message", params, related_to=self.request_id)
+        await self._ex.peer.notify("notifications/message", params, related_to=self.request_id)
 
     async def debug(self, data: Any, *, logger: str | None = None) -> None:
         await self.log("debug", data, logger=logger)
@@ -226,7 +243,7 @@ class Context:
         if self._ex.stateless:
             return self._answer(method, params, key)
         try:
-            return await self._ex.conn.ask(
+            return await self._ex.peer.ask(
                 method, params, timeout=self._client_timeout, related_to=self.request_id
             )
         except RpcError as exc:

@@ -151,7 +151,7 @@ def exchange(server: Server, conn: Connection, request: Request, method: Method)
     if rev is None:
         rev = negotiate(request.params.get("protocolVersion"))
     return Exchange(
-        conn=conn,
+        peer=conn,
         request=request,
         revision=rev,
         client_info=session.client_info,
@@ -167,7 +167,7 @@ def _stateless_exchange(
     rev = stateless_revision(request.method, request.params)
     client_info = meta.get(CLIENT_INFO)
     return Exchange(
-        conn=conn,
+        peer=conn,
         request=request,
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},

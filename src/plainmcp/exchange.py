@@ -15,7 +15,7 @@ from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
-    from plainmcp.connection import Connection
+    from plainmcp.peer import Peer
 
 
 @dataclass(slots=True)
@@ -23,7 +23,8 @@ class Exchange:
     """Built per request and never changed (not frozen: a frozen __init__ costs several times
     more, and this is the hot path)."""
 
-    conn: Connection
+    peer: Peer
+    """The client's end the request came from (a Connection; see peer.py)."""
     request: Request
     revision: Revision
     client_info: Mapping[str, Any]
@@ -55,7 +56,7 @@ class Exchange:
     @property
     def log_level(self) -> str | None:
         """The minimum level to send; None sends everything (handshake era before setLevel)."""
-        return self.request_log_level if self.stateless else self.conn.session.log_level
+        return self.request_log_level if self.stateless else self.peer.session.log_level
 
     @property
     def logging_allowed(self) -> bool:

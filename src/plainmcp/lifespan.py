@@ -17,6 +17,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from plainmcp.context import NotRunning as NotRunning  # defined where ctx.lifespan() is
+
 if TYPE_CHECKING:
     from plainmcp.server import Server
 
@@ -30,10 +32,6 @@ LifespanFactory = Callable[["Server"], AbstractAsyncContextManager[Any]]
 
 class LifespanError(RuntimeError):
     """The lifespan's start-up raised (the cause is chained): the server does not serve."""
-
-
-class NotRunning(RuntimeError):
-    """`ctx.lifespan()` was read while no lifespan runs (none declared, or never entered)."""
 
 
 _UNSET: Any = object()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import sys
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -262,6 +262,10 @@ class Server:
         return dict(self._tools)
 
     @property
+    def tools_view(self) -> Mapping[str, Tool]:  # the tools by name, not copied as `tools` is
+        return self._tools
+
+    @property
     def continuation(self) -> Tool | None:
         """The continuation tool while it is offered (offloading on), else None."""
         if self._continuation is None or not self.payload_limits.offload:
@@ -430,19 +434,25 @@ class Server:
         ask_prefix: str = "plainmcp-",
     ) -> Connection:
         """A new client connection whose replies go to `send` (used by transports)."""
-        conn = Connection(self, send, push=push, ask_prefix=ask_prefix)
+        serve, limit = dispatch.__get__(self), self.max_message_bytes  # bound: no extra frame
+        conn = Connection(serve, send, limit, push=push, ask_prefix=ask_prefix, on_close=self._gone)
         self._connections.add(conn)
         if self._instruments is not None:
             self._instruments.opened(conn)
         return conn
 
-    async def dispatch(self, conn: Connection, request: Request) -> dict[str, Any]:
-        """One request to its response message. Never raises for a bad request."""
-        return await dispatch(self, conn, request)
+    def _gone(self, conn: Connection) -> None:
+        self._connections.discard(conn)
+        if self._instruments is not None:
+            self._instruments.closed(conn)
+
+    def dispatch(self, conn: Connection, request: Request) -> Awaitable[dict[str, Any]]:
+        """One request to its response message (await it). Never raises for a bad request."""
+        return dispatch(self, conn, request)
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
-        return Context(ex, client_timeout=self.client_request_timeout)
+        return Context(ex, client_timeout=self.client_request_timeout, lifespan=self._lifespan)
 
 
 def _exit_failed_start(exc: LifespanError) -> None:

@@ -16,7 +16,7 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     params = ex.params
     rev = negotiate(params["protocolVersion"])
     offers = server.offers
-    ex.conn.session.open(
+    ex.peer.session.open(
         rev,
         client_info=params.get("clientInfo", {}),
         client_capabilities=params.get("capabilities", {}),
@@ -47,5 +47,5 @@ async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
 
 
 async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.set_log_level(ex.params["level"])
+    ex.peer.session.set_log_level(ex.params["level"])
     return {}

@@ -20,12 +20,12 @@ async def subscribe(server: Server, ex: Exchange) -> dict[str, Any]:
     if not server.resources.exists(uri):
         raise render.resource_not_found(uri, ex.revision)
     scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
-    ex.conn.session.subscribe(uri)
+    ex.peer.session.subscribe(uri)
     return {}
 
 
 async def unsubscribe(server: Server, ex: Exchange) -> dict[str, Any]:
-    ex.conn.session.unsubscribe(ex.params["uri"])
+    ex.peer.session.unsubscribe(ex.params["uri"])
     return {}
 
 
@@ -50,14 +50,14 @@ async def listen(server: Server, ex: Exchange) -> dict[str, Any]:
         if known:
             honoured["resourceSubscriptions"] = known
     listen_id = ex.request.id
-    await ex.conn.notify(
+    await ex.peer.notify(
         "notifications/subscriptions/acknowledged",
         {**tagged(listen_id), "notifications": honoured},
         related_to=listen_id,
     )
-    ex.conn.listens[listen_id] = honoured
+    ex.peer.listens[listen_id] = honoured
     try:
-        await ex.conn.closing.wait()
+        await ex.peer.closing.wait()
     finally:
-        ex.conn.listens.pop(listen_id, None)
+        ex.peer.listens.pop(listen_id, None)
     return {"_meta": {SUBSCRIPTION_ID: listen_id}}

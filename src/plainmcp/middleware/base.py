@@ -49,6 +49,7 @@ class RequestInfo:
     params: dict[str, Any]
     _ex: Exchange = field(repr=False)
     _entry: Method = field(repr=False)
+    _context: Callable[[Exchange], Context] = field(repr=False)
 
     @property
     def request_id(self) -> str | int:
@@ -95,12 +96,12 @@ class RequestInfo:
         if principal is not None:
             return ("principal", identity(principal) or principal)
         if not self._ex.stateless:
-            return ("session", id(self._ex.conn))
+            return ("session", id(self._ex.peer))
         return None
 
     def context(self) -> Context:
         """A Context for this request: to log to the client or report progress from middleware."""
-        return self._ex.conn.server.context(self._ex)
+        return self._context(self._ex)
 
 
 @dataclass(slots=True, eq=False)
@@ -167,7 +168,7 @@ class Pipeline:
         """The handler's result for `ex`, through the middleware (the dispatcher's step)."""
         token = invoke.AROUND.set(self.around_call) if self.calls else None
         try:
-            request = RequestInfo(entry.name, ex.params, ex, entry)
+            request = RequestInfo(entry.name, ex.params, ex, entry, server.context)
             if entry is TOOLS_CALL:
                 return await self._tool_call(server, ex, request)
             reply = await self._next(0, _served(server, ex, entry, handler), request)

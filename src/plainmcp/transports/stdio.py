@@ -151,7 +151,7 @@ def _pollable(fd: int) -> bool:
 async def _read_in_loop(fd: int, conn: Connection) -> None:
     """Read a pipe without a thread: a reader callback reads what arrived and starts its
     requests at once (no thread hop, no task switch between the read and the dispatch)."""
-    splitter = LineSplitter(conn.server.max_message_bytes)
+    splitter = LineSplitter(conn.max_message_bytes)
     was_blocking = os.get_blocking(fd)
     os.set_blocking(fd, False)
     loop = asyncio.get_running_loop()
@@ -245,8 +245,7 @@ async def _serve_connection(
         # answers (within the deadline after a SIGTERM), and listen streams end gracefully.
         conn.closing.set()
         with anyio.move_on_after(deadline):
-            while conn.busy:
-                await anyio.sleep(0.01)
+            await conn.settled()  # woken by the last request's end, not polled
         if conn.busy:
             # As HTTP does (HttpApp.drain): cancelled, and answered with an error, not dropped.
             stopped = conn.stop(STOPPED)
@@ -256,8 +255,7 @@ async def _serve_connection(
                 deadline,
             )
             with anyio.move_on_after(_STOP_GRACE):
-                while conn.busy:
-                    await anyio.sleep(0.01)
+                await conn.settled()
             await conn.answer_stopped()  # those that did not end when cancelled
         tasks.cancel_scope.cancel()
 
@@ -290,7 +288,7 @@ async def _read_in_thread(fd: int, conn: Connection) -> None:
     send_lines, receive_lines = anyio.create_memory_object_stream[list[bytes]](16)
     thread = threading.Thread(
         target=_reader,
-        args=(fd, send_lines, conn.server.max_message_bytes, anyio.lowlevel.current_token()),
+        args=(fd, send_lines, conn.max_message_bytes, anyio.lowlevel.current_token()),
         name="plainmcp-stdin",
         daemon=True,
     )

@@ -2,6 +2,8 @@
 
 The answer is plain JSON when only replies come out, and becomes an SSE stream as soon as
 anything else does (progress, a log message, a request to the client, a listen notification).
+That decision is post_answer.py's state machine; this is the asyncio shell that runs the
+requests, feeds it what happens and performs the actions it returns.
 """
 
 from __future__ import annotations
@@ -13,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.connection import STOPPED
-from plainmcp.transports.http import rules
+from plainmcp.transports.http.post_answer import (
+    CANCEL,
+    Action,
+    Detach,
+    FinishStream,
+    PostAnswer,
+    StartStream,
+    WriteEvent,
+    WriteJson,
+)
 from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
@@ -109,120 +120,88 @@ class Outbox:
 
 
 async def answer(posted: Posted, keepalive_interval: float) -> None:
-    """Serve the requests of one POST and write their answers: JSON when only replies come
-    out, an SSE stream as soon as anything else does."""
-    conn, requests, batch, stateless = posted.conn, posted.requests, posted.batch, posted.stateless
-    headers, receive, send = posted.headers, posted.receive, posted.send
-    on_reply, extra, outbox = posted.on_reply, posted.extra, posted.outbox
-    resumable, answering = posted.resumable, posted.answering
-    loop = asyncio.get_running_loop()
-    queue: deque[tuple[bool, Any]] = deque()
-    """(is a reply, message): replies as dicts, other messages encoded."""
+    """Serve the requests of one POST and write their answers: what to write is decided by
+    `PostAnswer` (post_answer.py), told of each event as it happens; its actions are performed
+    in order by this task, except cancelling, which is done at once."""
+    conn, requests = posted.conn, posted.requests
+    resumable, answering, on_reply = posted.resumable, posted.answering, posted.on_reply
+    retry_ms = resumable.retry_ms if resumable is not None else None
+    machine = PostAnswer(len(requests), posted.batch, posted.stateless, retry_ms, posted.extra)
+    todo: deque[Action] = deque() if requests else deque(machine.begin())  # begin(): [] else
     wake = asyncio.Event()
-    unanswered = len(requests)
 
-    def related_now(data: bytes) -> None:
-        queue.append((False, data))
-        wake.set()
-
-    async def related(data: bytes) -> None:
-        related_now(data)
-
-    if outbox is not None:
-        outbox.sink = related_now
-
-    taken = 0
-    """Messages taken from the queue so far."""
-    detach_after: int | None = None
-    """Close the response once this many are taken: those queued before close_stream()."""
-    stopped = False
-
-    def close_stream() -> bool:
-        nonlocal detach_after
-        if detach_after is None:
-            detach_after = taken + len(queue)
-            wake.set()
-        return True
-
-    def stop() -> None:
-        nonlocal stopped
-        stopped = True
-        for request in requests:
-            scope = conn.cancel_scope(request.id)
-            if scope is not None:
-                scope.cancel()
-
-    async def serve(request: Request) -> None:
-        nonlocal unanswered
-        try:
-            reply = await conn.serve_request(request, related)
-            if reply is None and stopped:
-                reply = jsonrpc.error_message(request.id, STOPPED)
-            if reply is not None:
-                if on_reply is not None:
-                    reply = await on_reply(reply)
-                queue.append((True, reply))
-        finally:
-            unanswered -= 1
-            wake.set()
-
-    gone = asyncio.Event()
-
-    async def watch() -> None:
-        await until_disconnect(receive)
-        gone.set()
-        if stateless:
-            # 2026-07-28: closing the stream cancels the request.
+    def do(actions: list[Action]) -> None:
+        if actions and actions[0] is CANCEL:  # at once: a slow write must not delay it
             for request in requests:
                 scope = conn.cancel_scope(request.id)
                 if scope is not None:
                     scope.cancel()
+            return
+        if actions:
+            todo.extend(actions)
+            wake.set()
 
-    writer = Writer(send, gone, headers, keepalive_interval, resumable)
+    def related_now(data: bytes) -> None:
+        do(machine.related(data))
+
+    async def related(data: bytes) -> None:
+        do(machine.related(data))
+
+    if posted.outbox is not None:
+        posted.outbox.sink = related_now
+
+    def close_stream() -> bool:
+        do(machine.close_stream())
+        return True
+
+    def stop() -> None:
+        do(machine.stop())
+
+    async def serve(request: Request) -> None:
+        ended: dict[str, Any] | None = None  # the reply to write, once on_reply has seen it
+        try:
+            reply = await conn.serve_request(request, related)
+            if reply is None and machine.stopped:
+                reply = jsonrpc.error_message(request.id, STOPPED)
+            if reply is not None:
+                ended = await on_reply(reply) if on_reply is not None else reply
+        finally:
+            do(machine.unanswered() if ended is None else machine.replied(ended, posted.status))
+
+    gone = asyncio.Event()
+
+    async def watch() -> None:
+        await until_disconnect(posted.receive)
+        gone.set()
+        do(machine.disconnected())  # 2026-07-28: closing the stream cancels the request
+
+    writer = Writer(posted.send, gone, posted.headers, keepalive_interval, resumable)
     if resumable is not None and resumable.polling:
         for request in requests:
             conn.stream_closers[request.id] = close_stream
     if answering is not None:
         answering.add(stop)
+    loop = asyncio.get_running_loop()
     serving = [loop.create_task(serve(request)) for request in requests]
     watcher = loop.create_task(watch())
-    replies: list[dict[str, Any]] = list(extra or [])
     try:
-        while queue or unanswered:
-            if (
-                detach_after is not None
-                and taken >= detach_after
-                and not writer.detached
-                and resumable is not None
-            ):
-                if not writer.streaming:
-                    await writer.start_stream()
-                    for reply in replies:
-                        await writer.event(jsonrpc.encode(reply))
-                await writer.detach(resumable.retry_ms)
-            if not queue:
+        while todo or not machine.done:
+            if not todo:
                 wake.clear()
                 await wake.wait()
                 continue
-            is_reply, item = queue.popleft()
-            taken += 1
-            if writer.streaming:
-                await writer.event(jsonrpc.encode(item) if is_reply else item)
-            elif is_reply:
-                replies.append(item)
-            else:
-                await writer.start_stream()
-                for reply in replies:
-                    await writer.event(jsonrpc.encode(reply))
-                await writer.event(item)
-        if writer.streaming:
-            await writer.finish()
-        elif replies:
-            body: Any = replies if batch else replies[0]
-            status = 200 if batch else rules.status_for(replies[0], stateless=stateless)
-            await writer.json(posted.status or status, body)
-        else:
-            await writer.json(202, None)
+            action = todo.popleft()
+            match action:  # inline, not a coroutine per action: this is every POST's path
+                case WriteJson():
+                    await writer.json(action.status, action.body)
+                case WriteEvent():
+                    await writer.event(action.data)
+                case StartStream():
+                    await writer.start_stream()
+                case FinishStream():
+                    await writer.finish()
+                case Detach():
+                    await writer.detach(action.retry_ms)
     finally:
         writer.stop()
         watcher.cancel()
@@ -232,3 +211,5 @@ async def answer(posted: Posted, keepalive_interval: float) -> None:
             conn.stream_closers.pop(request.id, None)
         if answering is not None:
             answering.discard(stop)
+        if posted.outbox is not None:  # what comes later is dropped, as no one writes it; and
+            posted.outbox.sink = None  # its Connection is freed now, not by a GC cycle pass

@@ -1,12 +1,13 @@
 """The Streamable HTTP endpoint as an ASGI application (served by uvicorn, or mounted).
 
-One endpoint serves both eras; this module checks Host, Origin and auth, and routes:
+One endpoint serves both eras; this module checks Host, Origin and auth, what every POST must
+pass, and routes a POST to one of three modes behind one interface (modes.py):
 - 2026-07-28 requests (their `_meta` names the version) are served on their own, each POST with
   its own Connection, so nothing outlives the request and any process can answer any request
   (stateless.py).
 - Handshake-era clients get a session on `initialize` (`Mcp-Session-Id`), POST their messages
   to it, may open a GET stream for the server's own messages, and end it with DELETE
-  (handshake.py).
+  (handshake.py); with `sessions=None`, each of their POSTs stands alone (sessionless.py).
 
 A POST's reply is plain JSON when nothing else has to travel with it, and becomes an SSE
 stream as soon as the request sends progress, a log message or a request to the client
@@ -30,7 +31,7 @@ from plainmcp.connection import Connection
 from plainmcp.lifespan import LifespanError, running
 from plainmcp.redis_link import close_shared
 from plainmcp.telemetry import TRANSPORT, http_attributes
-from plainmcp.transports.http import handshake, protected, rules, state_secret
+from plainmcp.transports.http import handshake, modes, protected, rules, state_secret
 from plainmcp.transports.http.answer import Answering
 from plainmcp.transports.http.events import EventLog, MemoryEventLog
 from plainmcp.transports.http.handshake import ALLOW_POST
@@ -39,7 +40,6 @@ from plainmcp.transports.http.responses import (
     AsgiSend,
     Receive,
     Scope,
-    accepted,
     headers_of,
     read_body,
     route_path,
@@ -54,13 +54,10 @@ from plainmcp.transports.http.security import (
     Principal,
     authenticate,
 )
-from plainmcp.transports.http.sessionless import post_sessionless
 from plainmcp.transports.http.sessions import REDIS_SCHEMES as REDIS_SCHEMES  # cli/run.py
 from plainmcp.transports.http.sessions import Sessions, open_sessions
-from plainmcp.transports.http.stateless import NO_BATCHES, post_stateless, stateless_version
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import jsonrpc
-from plainmcp.wire.envelope import is_stateless
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Request, RpcError
 
 if TYPE_CHECKING:
@@ -355,41 +352,11 @@ class HttpApp:
             if refusal is not None:
                 await protected.refuse(send, refusal)
                 return
-        session_id = headers.get("mcp-session-id")
-        version_header = headers.get("mcp-protocol-version")
-        if isinstance(parsed, Request) and (
-            is_stateless(parsed.params)
-            or (session_id is None and stateless_version(version_header))
-        ):
-            await post_stateless(self, parsed, headers, principal, receive, send)
-            return
         if isinstance(parsed, Invalid):
             await send_error(send, 400, parsed.error, parsed.id)
             return
-        if session_id is None and stateless_version(version_header):
-            # A 2026-07-28 notification or response: nothing to act on over HTTP.
-            if isinstance(parsed, list):
-                await send_error(send, 400, NO_BATCHES)
-            else:
-                await accepted(send)
-            return
-        if not self.stateful:
-            await post_sessionless(self, parsed, headers, principal, receive, send)
-            return
-        if isinstance(parsed, Request) and parsed.method == "initialize":
-            await handshake.initialize(self, parsed, principal, client, receive, send)
-            return
-        messages: list[Message] = list(parsed) if isinstance(parsed, list) else [parsed]
-        ids = [_id_of(m) for m in messages if _id_of(m) is not None]
-        session = await handshake.find_session(
-            self, headers, principal, send, ids if isinstance(parsed, list) else _id_of(parsed)
-        )
-        if session is None:
-            return
-        async with self.sessions.using(session):
-            await handshake.post_to_session(
-                self, session, messages, isinstance(parsed, list), receive, send
-            )
+        mode = modes.route(parsed, headers, self.stateful)
+        await mode(self, parsed, headers, principal, receive, send, client)
 
 
 @contextlib.contextmanager
@@ -429,14 +396,6 @@ def _default_event_log(sessions: Sessions, clock: Callable[[], float]) -> EventL
 
         return RedisEventLog(sessions.url, prefix=f"{sessions.prefix}events:")
     return MemoryEventLog(clock=clock)
-
-
-def _id_of(message: Message) -> Any:
-    """The id an error about `message` carries: a request's (None for a notification, and for
-    a response, whose id names the server's own request)."""
-    if isinstance(message, Request) or (isinstance(message, Invalid) and message.reply):
-        return message.id
-    return None
 
 
 def _asks_anything(parsed: Message | list[Message] | Invalid) -> bool:

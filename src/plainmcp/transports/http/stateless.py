@@ -65,7 +65,7 @@ async def post_stateless(
 
 
 def _mirrored(server: Server, tool_name: str) -> dict[str, str]:
-    tool = server._tools.get(tool_name)  # not `tools`: that copies the registry
+    tool = server.tools_view.get(tool_name)  # not `tools`: that copies the registry
     return dict(tool.headers) if tool is not None else {}
 
 
