@@ -36,12 +36,14 @@ from plainmcp.wire.methods import METHODS, Method
 from plainmcp.wire.revisions import negotiate
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.connection import Connection
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
 
-Handler = Callable[["Server", Exchange], Awaitable[dict[str, Any]]]
+Handler = Callable[["Components", Exchange], Awaitable[Any]]
+"""A method's handler: given the server's parts, never the Server."""
 
 
 def _on_first_use(module: str, name: str) -> Handler:
@@ -49,10 +51,10 @@ def _on_first_use(module: str, name: str) -> Handler:
     loads the resource, prompt and completion modules (start-up time for each session)."""
     found: list[Handler] = []
 
-    async def handler(server: Server, ex: Exchange) -> dict[str, Any]:
+    async def handler(core: Components, ex: Exchange) -> Any:
         if not found:
             found.append(getattr(importlib.import_module(module), name))
-        return await found[0](server, ex)
+        return await found[0](core, ex)
 
     handler.__module__, handler.__name__, handler.__qualname__ = module, name, name
     return handler
@@ -109,10 +111,11 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         methods.check(method.params, request.params)
         try:
+            core = server.core
             if server._pipeline is None:
-                result = await handler(server, ex)
+                result = await handler(core, ex)
             else:
-                result = await server._pipeline.serve(server, ex, method, handler)
+                result = await server._pipeline.serve(core, ex, method, handler)
         except InputRequired as needed_input:
             result = input_required.result(server.state_signer, ex, method, needed_input)
         except ClientCapabilityError as missing:
@@ -126,7 +129,7 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
         rev = ex.revision
         if rev.result_type:
             result = render.finish_result(
-                result, method, rev, offers.server_info(server, rev), server.cache
+                result, method, rev, offers.server_info(core, rev), core.settings.caching.cache
             )
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
@@ -173,7 +176,7 @@ def _stateless_exchange(
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},
         client_capabilities=meta[CLIENT_CAPABILITIES],
-        features=offers.features(server, rev),
+        features=offers.features(server.core, rev),
         request_log_level=meta.get(LOG_LEVEL),
         answers=input_required.answers(server.state_signer, request, method, conn.principal),
         principal=conn.principal,

@@ -8,43 +8,95 @@ from __future__ import annotations
 
 import logging
 import sys
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
 
-import anyio
-
-from plainmcp import notify
+from plainmcp.components import Components
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
-from plainmcp.context import Context
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
-from plainmcp.continuation import make as continuation_tool
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
-from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
+from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.settings import build as build_settings
 from plainmcp.store import BlobStore, MemoryStore
-from plainmcp.tools import Tool, check_name, make_tool
+from plainmcp.tools import Tool, ToolSettings, check_name, make_tool
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.request_state import StateSigner
 
 if TYPE_CHECKING:
     from plainmcp.completion import Completer
+    from plainmcp.context import Context
     from plainmcp.middleware.base import Middleware, Pipeline
-    from plainmcp.prompts import Prompts
+    from plainmcp.prompts import Prompts, PromptSettings
     from plainmcp.resources import Resource, Resources, ResourceTemplate
     from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+class _Setting(Generic[T]):
+    """A Server attribute that reads one field of its settings, and replaces the settings
+    (frozen) when assigned: `app.page_size = 50` is seen by every component at once."""
+
+    __slots__ = ("group", "name")
+
+    def __init__(self, group: str) -> None:
+        self.group = group
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, server: Server, owner: Any = None) -> T:
+        value: T = getattr(getattr(server.core.settings, self.group), self.name)
+        return value
+
+    def __set__(self, server: Server, value: T) -> None:
+        server.core.settings = server.core.settings.with_field(self.name, value)
 
 
 class Server:
     """An MCP server: register tools with `@app.tool`, then `app.run()`."""
+
+    name = _Setting[str]("identity")
+    version = _Setting[str]("identity")
+    title = _Setting["str | None"]("identity")
+    description = _Setting["str | None"]("identity")
+    website_url = _Setting["str | None"]("identity")
+    icons = _Setting["tuple[Icon, ...] | None"]("identity")
+    instructions = _Setting["str | None"]("identity")
+    options = _Setting[ResultOptions]("results")
+    payload_limits = _Setting[PayloadLimits]("results")
+    """What one tool result may carry inline (docs/results.md, "Payload guards")."""
+    mask_errors = _Setting[bool]("results")
+    describe_parts = _Setting[bool]("results")
+    """Tools whose results may be cut in parts get a sentence saying so in their
+    description (False: descriptions stay as written)."""
+    page_size = _Setting[int]("limits")
+    max_message_bytes = _Setting[int]("limits")
+    tool_timeout = _Setting["float | None"]("limits")
+    """Seconds any tool may run, unless the tool sets its own timeout."""
+    max_concurrent_tools = _Setting["int | None"]("limits")
+    """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
+    client_request_timeout = _Setting[float]("limits")
+    """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
+    cache = _Setting[render.CachePolicy]("caching")
+    """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
+    hide_unauthorized = _Setting[bool]("caching")
+    """Lists leave out what the request's principal lacks the scopes to call (docs/
+    operations.md, "Auth"); lists then differ per principal, so their cacheScope is
+    private."""
+    stdio_cache = _Setting[bool]("state")
+    """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
+    of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
+    docs/results.md, "Across processes"). False: in this process's memory."""
 
     def __init__(
         self,
@@ -78,65 +130,44 @@ class Server:
         describe_parts: bool = True,
         stdio_cache: bool = True,
     ) -> None:
-        self.name = name
-        self.version = version
-        self.title = title
-        self.description = description
-        self.website_url = website_url
-        self.icons = tuple(icons) if icons else None
-        self.instructions = instructions
-        self.options = options or ResultOptions()
-        self.mask_errors = mask_errors
-        if page_size < 1:
-            raise ValueError("page_size must be at least 1")
-        self.page_size = page_size
-        self.max_message_bytes = max_message_bytes
-        if tool_timeout is not None and tool_timeout <= 0:
-            raise ValueError("tool_timeout must be positive or None")
-        self.tool_timeout = tool_timeout
-        """Seconds any tool may run, unless the tool sets its own timeout."""
-        if max_concurrent_tools is not None and max_concurrent_tools < 1:
-            raise ValueError("max_concurrent_tools must be at least 1 or None")
-        self.max_concurrent_tools = max_concurrent_tools
-        """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
-        self._tool_slots: anyio.CapacityLimiter | None = None
-        self.client_request_timeout = client_request_timeout
-        """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
-        self.payload_limits = payload_limits or PayloadLimits()
-        """What one tool result may carry inline (docs/results.md, "Payload guards")."""
+        settings = build_settings(
+            name,
+            version,
+            title=title,
+            description=description,
+            website_url=website_url,
+            icons=icons,
+            instructions=instructions,
+            options=options,
+            mask_errors=mask_errors,
+            page_size=page_size,
+            max_message_bytes=max_message_bytes,
+            tool_timeout=tool_timeout,
+            max_concurrent_tools=max_concurrent_tools,
+            client_request_timeout=client_request_timeout,
+            payload_limits=payload_limits,
+            list_ttl_ms=list_ttl_ms,
+            read_ttl_ms=read_ttl_ms,
+            cache_scope=cache_scope,
+            state_secret=state_secret,
+            state_ttl=state_ttl,
+            telemetry=telemetry,
+            hide_unauthorized=hide_unauthorized,
+            continuation=None if continuation is None else check_name(continuation),
+            describe_parts=describe_parts,
+            stdio_cache=stdio_cache,
+        )
         # Not `blob_store or ...`: a MemoryStore has __len__, so an empty one is falsy.
-        self.blob_store: BlobStore = blob_store if blob_store is not None else MemoryStore()
-        """Where offloaded payloads wait to be read back through resources/read."""
-        self._default_store = self.blob_store if blob_store is None else None
+        store: BlobStore = blob_store if blob_store is not None else MemoryStore()
+        self.core = Components(
+            settings,
+            blob_store=store,
+            state_signer=StateSigner(state_secret, ttl=state_ttl),
+        )
+        """The parts the handlers are given: settings, registries, store, signer."""
+        self._default_store = store if blob_store is None else None
         """The store made here, while it is the one in use (a stdio server replaces it)."""
-        self.stdio_cache = stdio_cache
-        """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
-        of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
-        docs/results.md, "Across processes"). False: in this process's memory."""
         self._stdio_cached = False
-        if list_ttl_ms < 0 or read_ttl_ms < 0:
-            raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
-        self.hide_unauthorized = hide_unauthorized
-        """Lists leave out what the request's principal lacks the scopes to call (docs/
-        operations.md, "Auth"); lists then differ per principal, so their cacheScope is
-        private."""
-        if hide_unauthorized:
-            cache_scope = "private"
-        self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
-        """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
-        self.state_signer = StateSigner(state_secret, ttl=state_ttl)
-        """Signs the requestState of input-required results (2026-07-28), and the refs of the
-        continuation. Give every process that serves the same clients one secret (state_secret=
-        or PLAINMCP_STATE_SECRET)."""
-        self._continuation = None if continuation is None else check_name(continuation)
-        """The name of the built-in tool that returns the next part of a cut result
-        (docs/results.md, "Reading the rest"); listed and callable while offloading is on."""
-        self._continuation_tool: Tool | None = None
-        self.describe_parts = describe_parts
-        """Tools whose results may be cut in parts get a sentence saying so in their
-        description (False: descriptions stay as written)."""
-        self.telemetry = telemetry
-        """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
         self._instruments = None
         if telemetry is not None:
             from plainmcp.telemetry import instrument
@@ -148,44 +179,55 @@ class Server:
         """The middleware, in the order given (None: no middleware, the hot path)."""
         for each in middleware:
             self.add_middleware(each)
-        self._tools: dict[str, Tool] = {}
-        self._tools_offload = False
-        """Some tool's own limits offload (so resources/read serves blobs, whatever the
-        server's payload_limits say)."""
-        self._tool_pages: dict[tuple[str, bool, int | None, str], list[dict[str, Any]]] = {}
-        self._feature_names: dict[tuple[str, bool, bool, bool], frozenset[str]] = {}
-        self._server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
-        self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
-        self.relay: Callable[[str, str], None] | None = None
+        self._tools = self.core.tools.by_key  # read-only, for modules not yet moved to `core`
+        self._connections = self.core.announcer.connections
+
+    @property
+    def telemetry(self) -> Telemetry | None:
+        """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
+        return self.core.settings.telemetry
+
+    @property
+    def blob_store(self) -> BlobStore:
+        """Where offloaded payloads wait to be read back through resources/read."""
+        return self.core.blob_store
+
+    @blob_store.setter
+    def blob_store(self, store: BlobStore) -> None:
+        self.core.blob_store = store
+
+    @property
+    def state_signer(self) -> StateSigner:
+        """Signs the requestState of input-required results (2026-07-28), and the refs of the
+        continuation. Give every process that serves the same clients one secret (state_secret=
+        or PLAINMCP_STATE_SECRET)."""
+        return self.core.state_signer
+
+    @state_signer.setter
+    def state_signer(self, signer: StateSigner) -> None:
+        self.core.state_signer = signer
+
+    @property
+    def relay(self) -> Callable[[str, str], None] | None:
         """Set by a transport whose sessions live in many processes: list changes and resource
         updates go through it to every process, each of which calls `fan_out`."""
-        self._resources: Resources | None = None
-        self._prompts: Prompts | None = None
-        self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
-        """Explicit completers by (template, variable); keyed by the template object, not its
-        URI, so that a template removed and registered again does not keep the old ones."""
+        return self.core.announcer.relay
+
+    @relay.setter
+    def relay(self, relay: Callable[[str, str], None] | None) -> None:
+        self.core.announcer.relay = relay
 
     @property
     def resources(self) -> Resources:
         """The resources and templates. Created, and its module imported, on first use: a
         server of tools alone never loads them (start-up time for every session a host
         spawns)."""
-        if self._resources is None:
-            from plainmcp.resources import Resources
-
-            self._resources = Resources(
-                on_change=lambda: self._announce("list_changed", "resources")
-            )
-        return self._resources
+        return self.core.resources
 
     @property
     def prompts(self) -> Prompts:
         """The prompts; created on first use, as `resources` is."""
-        if self._prompts is None:
-            from plainmcp.prompts import Prompts
-
-            self._prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
-        return self._prompts
+        return self.core.prompts
 
     # --- registration ----------------------------------------------------------------------
 
@@ -193,25 +235,7 @@ class Server:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Mapping[str, Any] | None = None,
-        icons: Sequence[Icon] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        output_schema: Mapping[str, Any] | None = None,
-        input_schema: Mapping[str, Any] | None = None,
-        structured: bool | None = None,
-        timeout: float | None = None,
-        scopes: Sequence[str] | None = None,
-        limits: PayloadLimits | None = None,
-        text_fallback: TextFallback | None = None,
-        examples: Sequence[Mapping[str, Any]] | None = None,
-        inline: bool = False,
-    ) -> Callable[[F], F]: ...
+    def tool(self, **settings: Unpack[ToolSettings]) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
         """Register a function as a tool; works bare (`@app.tool`) or with settings."""
@@ -225,44 +249,33 @@ class Server:
 
         return register
 
-    def add_tool(self, fn: Callable[..., Any], **settings: Any) -> Tool:
+    def add_tool(self, fn: Callable[..., Any], **settings: Unpack[ToolSettings]) -> Tool:
         """Register `fn` (same settings as `@app.tool`); returns the definition built."""
         tool = make_tool(fn, **settings)
-        if tool.name in self._tools:
-            raise ValueError(f"a tool named {tool.name!r} is already registered")
-        if tool.name == self._continuation:
+        if tool.name == self.core.settings.results.continuation:
             raise ValueError(
                 f"a tool named {tool.name!r} would hide the built-in continuation of that name;"
                 " rename the tool, or give the continuation another name with"
                 f" Server(continuation=...) (None turns it off)"
             )
-        self._tools[tool.name] = tool
-        self._tools_changed()
-        return tool
+        return self.core.tools.add(tool.name, tool)
 
     def remove_tool(self, name: str) -> None:
-        del self._tools[name]
-        self._tools_changed()
+        self.core.tools.remove(name)
 
     @property
     def tools(self) -> Mapping[str, Tool]:
-        return dict(self._tools)
+        return dict(self.core.tools.by_key)  # type: ignore[arg-type]
 
     @property
     def continuation(self) -> Tool | None:
         """The continuation tool while it is offered (offloading on), else None."""
-        if self._continuation is None or not self.payload_limits.offload:
-            return None
-        built = self._continuation_tool
-        if built is None or built.name != self._continuation:
-            built = self._continuation_tool = continuation_tool(self, self._continuation)
-        return built
+        return self.core.continuation
 
     @property
     def follow(self) -> Follow | None:
         """How markers name the continuation (None while it is not offered)."""
-        tool = self.continuation
-        return None if tool is None else Follow(tool.name, self.state_signer)
+        return self.core.follow
 
     def resource(self, uri: str, **settings: Any) -> Callable[[F], F]:
         """Register a function as the resource at `uri`; `{name}` in it makes a template.
@@ -298,24 +311,14 @@ class Server:
         added = self.resources.add(target, uri, **settings)
         if isinstance(added, ResourceTemplate):
             for variable, completer in (complete or {}).items():
-                self._template_completers[(added, variable)] = completer
+                self.core.completers.add((added, variable), completer)
         return added
 
     @overload
     def prompt(self, fn: F, /) -> F: ...
 
     @overload
-    def prompt(
-        self,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        icons: Sequence[Icon] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        complete: Mapping[str, Completer] | None = None,
-        scopes: Sequence[str] | None = None,
-    ) -> Callable[[F], F]: ...
+    def prompt(self, **settings: Unpack[PromptSettings]) -> Callable[[F], F]: ...
 
     def prompt(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
         """Register a function as a prompt; works bare (`@app.prompt`) or with settings."""
@@ -335,24 +338,12 @@ class Server:
         self._announce("updated", uri)
 
     def _announce(self, kind: str, subject: str) -> None:
-        relay = self.relay
-        if relay is not None:
-            relay(kind, subject)
-        else:
-            self.fan_out(kind, subject)
+        self.core.announcer.announce(kind, subject)
 
     def fan_out(self, kind: str, subject: str) -> None:
         """Tell this process's clients: `kind` "updated" (`subject` a resource URI) or
         "list_changed" (`subject` a feature: "tools", "prompts", "resources")."""
-        if kind == "updated":
-            notify.resource_updated(self._connections, subject)
-        else:
-            notify.list_changed(self._connections, subject)
-
-    def _tools_changed(self) -> None:
-        self._tool_pages.clear()
-        self._tools_offload = any(t.limits.offload for t in self._tools.values() if t.limits)
-        self._announce("list_changed", "tools")
+        self.core.announcer.fan_out(kind, subject)
 
     def add_middleware(self, middleware: Middleware) -> None:
         """Add a middleware inside those already added (the first added runs outermost)."""
@@ -429,7 +420,7 @@ class Server:
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
-        return Context(ex, client_timeout=self.client_request_timeout)
+        return self.core.context(ex)
 
 
 def _exit_failed_start(exc: LifespanError) -> None:

@@ -31,9 +31,9 @@ def offer(server: Server, rev: Revision) -> dict[str, Any]:
     from plainmcp.wire import definitions
 
     return {
-        "serverInfo": offers.server_info(server, rev),
-        "capabilities": offers.capabilities(server, rev),
-        "tools": tool_list(server, rev),
+        "serverInfo": offers.server_info(server.core, rev),
+        "capabilities": offers.capabilities(server.core, rev),
+        "tools": tool_list(server.core, rev),
         "resources": [definitions.resource(r, rev) for r in server.resources.resources],
         "resourceTemplates": [
             definitions.resource_template(t, rev) for t in server.resources.templates

@@ -9,16 +9,16 @@ from plainmcp import offers
 from plainmcp.wire.revisions import REVISIONS, negotiate
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
 
 
-async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
+async def initialize(core: Components, ex: Exchange) -> dict[str, Any]:
     params = ex.params
     rev = negotiate(params["protocolVersion"])
-    offered = offers.capabilities(server, rev)
+    offered = offers.capabilities(core, rev)
     features = set(offered)
-    _, prompts, templates = offers.inputs(server)
+    _, prompts, templates = offers.inputs(core)
     if not rev.completions_capability and (prompts or templates):
         # 2024-11-05 has completion/complete but no capability to announce it.
         features.add("completions")
@@ -31,27 +31,29 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "protocolVersion": rev.version,
         "capabilities": offered,
-        "serverInfo": offers.server_info(server, rev),
+        "serverInfo": offers.server_info(core, rev),
     }
-    if server.instructions:
-        result["instructions"] = server.instructions
+    instructions = core.settings.identity.instructions
+    if instructions:
+        result["instructions"] = instructions
     return result
 
 
-async def discover(server: Server, ex: Exchange) -> dict[str, Any]:
+async def discover(core: Components, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "supportedVersions": list(reversed(REVISIONS)),
-        "capabilities": offers.capabilities(server, ex.revision),
+        "capabilities": offers.capabilities(core, ex.revision),
     }
-    if server.instructions:
-        result["instructions"] = server.instructions
+    instructions = core.settings.identity.instructions
+    if instructions:
+        result["instructions"] = instructions
     return result
 
 
-async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
+async def ping(core: Components, ex: Exchange) -> dict[str, Any]:
     return {}
 
 
-async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
+async def set_level(core: Components, ex: Exchange) -> dict[str, Any]:
     ex.conn.session.log_level = ex.params["level"]
     return {}

@@ -32,10 +32,10 @@ from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.methods import TOOLS_CALL, Method
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.context import Context
     from plainmcp.exchange import Exchange
     from plainmcp.invoke import FunctionSpec
-    from plainmcp.server import Server
 
 __all__ = ["CallInfo", "Middleware", "NextCall", "NextRequest", "Pipeline", "Reply", "RequestInfo"]
 
@@ -159,18 +159,18 @@ class Pipeline:
 
     async def serve(
         self,
-        server: Server,
+        core: Components,
         ex: Exchange,
         entry: Method,
-        handler: Callable[[Server, Exchange], Awaitable[dict[str, Any]]],
+        handler: Callable[[Components, Exchange], Awaitable[dict[str, Any]]],
     ) -> dict[str, Any]:
         """The handler's result for `ex`, through the middleware (the dispatcher's step)."""
         token = invoke.AROUND.set(self.around_call) if self.calls else None
         try:
             request = RequestInfo(entry.name, ex.params, ex, entry)
             if entry is TOOLS_CALL:
-                return await self._tool_call(server, ex, request)
-            reply = await self._next(0, _served(server, ex, entry, handler), request)
+                return await self._tool_call(core, ex, request)
+            reply = await self._next(0, _served(core, ex, entry, handler), request)
             if not isinstance(reply, Reply):
                 raise TypeError(
                     f"a middleware answered {entry.name} with {type(reply).__name__}: pass on"
@@ -182,20 +182,20 @@ class Pipeline:
                 invoke.AROUND.reset(token)
 
     async def _tool_call(
-        self, server: Server, ex: Exchange, request: RequestInfo
+        self, core: Components, ex: Exchange, request: RequestInfo
     ) -> dict[str, Any]:
         async def innermost(request: RequestInfo) -> CallResult:
             served = _exchange_for(ex, request, TOOLS_CALL)
-            tool = tool_calls.find(server, request.params["name"])
-            return await tool_calls.run(server, served, tool)
+            tool = tool_calls.find(core, request.params["name"])
+            return await tool_calls.run(core, served, tool)
 
         outcome = await self._next(0, innermost, request)
         if not isinstance(outcome, CallResult):
             raise TypeError(
                 f"a middleware answered tools/call with {type(outcome).__name__}, not a CallResult"
             )
-        tool = server._tools.get(request.params.get("name"))  # type: ignore[arg-type]
-        return tool_calls.rendered(server, ex, outcome, tool)
+        tool = core.tools.get(request.params.get("name"))
+        return tool_calls.rendered(core, ex, outcome, tool)
 
     async def _next(self, index: int, innermost: NextRequest, request: RequestInfo) -> Any:
         """Middleware `index` and those inside it, around `innermost`."""
@@ -239,13 +239,13 @@ class Pipeline:
 
 
 def _served(
-    server: Server,
+    core: Components,
     ex: Exchange,
     entry: Method,
-    handler: Callable[[Server, Exchange], Awaitable[dict[str, Any]]],
+    handler: Callable[[Components, Exchange], Awaitable[dict[str, Any]]],
 ) -> NextRequest:
     async def innermost(request: RequestInfo) -> Reply:
-        return Reply(await handler(server, _exchange_for(ex, request, entry)))
+        return Reply(await handler(core, _exchange_for(ex, request, entry)))
 
     return innermost
 

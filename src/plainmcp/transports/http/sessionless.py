@@ -52,7 +52,7 @@ async def post_sessionless(
         if isinstance(parsed, Request) and parsed.method == "initialize":
             await answer(Posted(conn, [parsed], receive, send), app.keepalive_interval)
             return
-        conn.session.open(rev, {}, {}, frozenset(offers.capabilities(app.server, rev)))
+        conn.session.open(rev, {}, {}, frozenset(offers.capabilities(app.server.core, rev)))
         conn.session.initialized = True
         messages = list(parsed) if isinstance(parsed, list) else [parsed]
         await handshake.post_to_session(

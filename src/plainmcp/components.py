@@ -1,0 +1,183 @@
+"""The parts a server is made of, as the handlers are given them (never the Server itself).
+
+`Components` holds the settings (settings.py), one `Registry` per kind of feature, the blob
+store and the state signer, the extensions, and what is built from them and kept: the tool
+lists per revision, serverInfo per revision, the feature names. The Server is its public face:
+the decorators register here, the transports serve through `routes`. The resource and prompt
+registries, and their modules, are made on first use: a server of tools alone never loads
+them (start-up time for every session a host spawns).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
+
+from plainmcp import notify
+from plainmcp.context import Context
+from plainmcp.continuation import Follow
+from plainmcp.continuation import make as continuation_tool
+from plainmcp.registry import Registry
+from plainmcp.settings import Settings
+
+if TYPE_CHECKING:
+    import anyio
+
+    from plainmcp.completion import Completer
+    from plainmcp.connection import Connection
+    from plainmcp.exchange import Exchange
+    from plainmcp.options import PayloadLimits, ResultOptions
+    from plainmcp.prompts import Prompts
+    from plainmcp.resources import Resources
+    from plainmcp.store import BlobStore
+    from plainmcp.tools import Tool
+    from plainmcp.wire.request_state import StateSigner
+
+
+class Announcer:
+    """Where list changes and resource updates go: this process's connections, or a relay
+    that takes them to every process (then each calls `fan_out`)."""
+
+    __slots__ = ("connections", "relay")
+
+    def __init__(self) -> None:
+        self.connections: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self.relay: Callable[[str, str], None] | None = None
+
+    def announce(self, kind: str, subject: str) -> None:
+        relay = self.relay
+        if relay is not None:
+            relay(kind, subject)
+        else:
+            self.fan_out(kind, subject)
+
+    def fan_out(self, kind: str, subject: str) -> None:
+        """`kind` "updated" (`subject` a resource URI) or "list_changed" (a feature name)."""
+        if kind == "updated":
+            notify.resource_updated(self.connections, subject)
+        else:
+            notify.list_changed(self.connections, subject)
+
+
+class Components:
+    """A server's settings, registries, store and signer (what every handler reads)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        blob_store: BlobStore,
+        state_signer: StateSigner,
+        extensions: tuple[Any, ...] = (),
+    ) -> None:
+        self.settings = settings
+        """Frozen; replaced as a whole when a setting changes."""
+        self.blob_store = blob_store
+        self.state_signer = state_signer
+        self.announcer = Announcer()
+        self.tools: Registry[Tool] = Registry(
+            "tools",
+            duplicate="a tool named {key!r} is already registered",
+            announce=self.announcer.announce,
+        )
+        self.tools.watch(self._tools_changed)
+        self.tools_offload = False
+        """Some tool's own limits offload (so resources/read serves blobs, whatever the
+        server's payload_limits say)."""
+        self.tool_pages: dict[tuple[str, bool, int | None, str], list[dict[str, Any]]] = {}
+        """tools/list rendered per (revision, described, limits, host), until the tools change."""
+        self.tool_slots: anyio.CapacityLimiter | None = None
+        """The bound on tool calls at once, made on first use (inside the event loop)."""
+        self.completers: Registry[Completer] = Registry(None)
+        """Explicit completers of template variables by (template, variable): keyed by the
+        template object, so that a template removed and registered again drops its own."""
+        self.server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
+        self.feature_names: dict[Hashable, frozenset[str]] = {}
+        self.extensions = extensions
+        self._resources: Resources | None = None
+        self._prompts: Prompts | None = None
+        self._continuation: Tool | None = None
+
+    # --- the registries made on first use --------------------------------------------------
+
+    @property
+    def resources(self) -> Resources:
+        if self._resources is None:
+            from plainmcp.resources import Resources
+
+            self._resources = Resources(announce=self.announcer.announce)
+        return self._resources
+
+    @property
+    def prompts(self) -> Prompts:
+        if self._prompts is None:
+            from plainmcp.prompts import Prompts
+
+            self._prompts = Prompts(announce=self.announcer.announce)
+        return self._prompts
+
+    def has_resources(self) -> bool:
+        """Some resource or template is registered (without making the registry)."""
+        return self._resources is not None and len(self._resources) > 0
+
+    def has_templates(self) -> bool:
+        return self._resources is not None and self._resources.has_templates
+
+    def has_prompts(self) -> bool:
+        return self._prompts is not None and len(self._prompts) > 0
+
+    # --- tools -----------------------------------------------------------------------------
+
+    def _tools_changed(self) -> None:
+        self.tool_pages.clear()
+        self.tools_offload = any(t.limits.offload for t in self.tools.by_key.values() if t.limits)
+
+    @property
+    def continuation(self) -> Tool | None:
+        """The continuation tool while it is offered (offloading on), else None."""
+        results = self.settings.results
+        name = results.continuation
+        if name is None or not results.payload_limits.offload:
+            return None
+        built = self._continuation
+        if built is None or built.name != name:
+            built = self._continuation = continuation_tool(self, name)
+        return built
+
+    @property
+    def follow(self) -> Follow | None:
+        """How markers name the continuation (None while it is not offered)."""
+        tool = self.continuation
+        return None if tool is None else Follow(tool.name, self.state_signer)
+
+    def find_tool(self, name: str) -> Tool | None:
+        """The tool `name`, the continuation included (None if there is none)."""
+        tool = self.tools.by_key.get(name)
+        if tool is None:
+            builtin = self.continuation
+            if builtin is not None and builtin.name == name:
+                return builtin
+        return tool
+
+    def listed_tools(self) -> list[Tool]:
+        """The tools `tools/list` shows: the registered ones, then the continuation if offered."""
+        tools = self.tools.values()
+        builtin = self.continuation
+        if builtin is not None:
+            tools.append(builtin)
+        return tools
+
+    # --- what continuation.make and the handlers read --------------------------------------
+
+    @property
+    def options(self) -> ResultOptions:
+        return self.settings.results.options
+
+    @property
+    def payload_limits(self) -> PayloadLimits:
+        return self.settings.results.payload_limits
+
+    def context(self, ex: Exchange) -> Context:
+        """The Context a function serving `ex` gets."""
+        return Context(ex, client_timeout=self.settings.limits.client_request_timeout)
