@@ -26,7 +26,10 @@ if TYPE_CHECKING:
 
     from plainmcp.completion import Completer
     from plainmcp.connection import Connection
+    from plainmcp.dispatch import Route
     from plainmcp.exchange import Exchange
+    from plainmcp.instrumentation import Instrumentation
+    from plainmcp.invoke import Around
     from plainmcp.options import PayloadLimits, ResultOptions
     from plainmcp.prompts import Prompts
     from plainmcp.resources import Resources
@@ -74,6 +77,12 @@ class Components:
         self.settings = settings
         """Frozen; replaced as a whole when a setting changes."""
         self.blob_store = blob_store
+        self.default_store: BlobStore | None = None
+        """The store the Server made, while it is the one in use (a stdio server replaces it
+        with one in the user's cache: stdio_cache.py)."""
+        self.stdio_cached = False
+        self.instruments: Instrumentation | None = None
+        """OpenTelemetry's instruments when telemetry is on (instrumentation.py)."""
         self.state_signer = state_signer
         self.announcer = Announcer()
         self.tools: Registry[Tool] = Registry(
@@ -95,6 +104,11 @@ class Components:
         self.server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
         self.feature_names: dict[Hashable, frozenset[str]] = {}
         self.extensions = extensions
+        self.routes: dict[str, Route] = {}
+        """Each method the server serves, by name: its handler inside the middleware and its
+        rendering step (dispatch.routes; built again when middleware is added)."""
+        self.around: Around | None = None
+        """The call middleware every user function is called through (None: none)."""
         self._resources: Resources | None = None
         self._prompts: Prompts | None = None
         self._continuation: Tool | None = None

@@ -1,8 +1,11 @@
 """The dispatcher: one request to its response message, the same for every transport.
 
 The method table (wire/methods.py) says what a method takes, needs and names; this module maps
-each entry to its handler (handlers/), builds the Exchange the request is served under (its own
-`_meta` at 2026-07-28, else its session's) and turns what the handler raises into errors.
+each entry to its handler (handlers/) and its rendering step (`RENDER`), builds the Exchange the
+request is served under (its own `_meta` at 2026-07-28, else its session's) and turns what the
+handler raises into errors. A server's `routes` are built once, with its middleware wrapped
+around each handler when it is added (`routes`): every request takes the one path, check, handler,
+render, whether middleware is installed or not.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plainmcp import input_required, offers
 from plainmcp.context import ClientCapabilityError, InputRequired
@@ -82,7 +85,44 @@ HANDLERS: dict[Method, Handler] = {
 }
 """The handler of each entry of the method table (keyed by the entries: names live there)."""
 
-_ROUTES: dict[str, tuple[Method, Handler]] = {m.name: (m, HANDLERS[m]) for m in METHODS.values()}
+Render = Callable[["Components", Exchange, Method, Any], dict[str, Any]]
+"""A rendering step: the handler's value to the result sent, for the request's revision."""
+
+
+def finish(
+    core: Components, ex: Exchange, method: Method, result: dict[str, Any]
+) -> dict[str, Any]:
+    """The "result" step: a result dict finished for a revision with result types."""
+    rev = ex.revision
+    if rev.result_type:
+        info = offers.server_info(core, rev)
+        return render.finish_result(result, method, rev, info, core.settings.caching.cache)
+    return result
+
+
+RENDER: dict[str, Render] = {"result": finish, "call": tools.render_call}
+"""The rendering steps the method table names (`Method.render`)."""
+
+
+class Route(NamedTuple):
+    """How a server serves one method: the handler (inside its middleware) and the step that
+    renders what it returns."""
+
+    method: Method
+    handler: Handler
+    render: Render
+
+
+Wrap = Callable[[Method, Handler], Handler]
+"""Middleware around one method's handler (middleware/base.py builds it)."""
+
+
+def routes(wrap: Wrap | None = None) -> dict[str, Route]:
+    """Every method of the table by name, its handler wrapped by `wrap` (None: no middleware)."""
+    return {
+        m.name: Route(m, HANDLERS[m] if wrap is None else wrap(m, HANDLERS[m]), RENDER[m.render])
+        for m in METHODS.values()
+    }
 
 
 def dispatch(
@@ -92,7 +132,7 @@ def dispatch(
 
     Not itself a coroutine: without telemetry the caller awaits `answer` directly, so the hot
     path pays a None check and no extra coroutine."""
-    instruments = server._instruments
+    instruments = server.core.instruments
     if instruments is not None and instruments.recording():  # served inside its span
         return instruments.serve(server, conn, request, answer)
     return answer(server, conn, request)
@@ -100,24 +140,22 @@ def dispatch(
 
 async def answer(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
     """dispatch() without telemetry."""
-    route = _ROUTES.get(request.method)
+    core = server.core
+    route = core.routes.get(request.method)
     try:
         if route is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-        method, handler = route
+        method, handler, rendered = route
         _check_meta(request.params)
         ex = exchange(server, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         methods.check(method.params, request.params)
         try:
-            core = server.core
-            if server._pipeline is None:
-                result = await handler(core, ex)
-            else:
-                result = await server._pipeline.serve(core, ex, method, handler)
+            result = rendered(core, ex, method, await handler(core, ex))
         except InputRequired as needed_input:
-            result = input_required.result(server.state_signer, ex, method, needed_input)
+            asked = input_required.result(core.state_signer, ex, method, needed_input)
+            result = finish(core, ex, method, asked)
         except ClientCapabilityError as missing:
             if missing.required is None:
                 raise
@@ -126,11 +164,6 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
                 str(missing),
                 {"requiredCapabilities": dict(missing.required)},
             ) from None
-        rev = ex.revision
-        if rev.result_type:
-            result = render.finish_result(
-                result, method, rev, offers.server_info(core, rev), core.settings.caching.cache
-            )
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
     except Exception:

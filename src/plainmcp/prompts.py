@@ -23,7 +23,7 @@ from plainmcp.content import ContentBlock, Icon, Role, Text
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
-from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
 from plainmcp.registry import Announce, Registry
 from plainmcp.scopes import scope_set
 from plainmcp.tools import check_name, unknown_settings
@@ -316,6 +316,7 @@ class Prompts:
         *,
         inject: Mapping[str, Any] | None = None,
         mask_errors: bool = False,
+        around: Around | None = None,
     ) -> PromptResult:
         """Validate the arguments, run the prompt, and shape its messages.
 
@@ -328,7 +329,8 @@ class Prompts:
         prompt = self._find(name)
         spec = prompt.spec
         given = arguments if arguments is not None else {}
-        value = await invoke(spec, given, context=context_in(spec, inject), mask_errors=mask_errors)
+        context = context_in(spec, inject)
+        value = await invoke(spec, given, context, mask_errors, around=around)
         try:
             return to_result(value, prompt)
         except (TypeError, ValueError) as exc:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from plainmcp.content import Annotations, AnnotationsArg, Icon, annotations_of
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
-from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
 from plainmcp.options import ResultOptions
 from plainmcp.registry import Announce, Registry
 from plainmcp.resource_contents import (
@@ -391,6 +391,7 @@ class Resources:
         *,
         inject: Mapping[str, Any] | None = None,
         options: ResultOptions | None = None,
+        around: Around | None = None,
     ) -> list[Contents]:
         """The contents of `uri`, from the static value or the function's return value (the
         table of `resource_contents.to_contents`).
@@ -412,7 +413,8 @@ class Resources:
             value = target.value
         else:
             try:
-                value = await invoke(spec, arguments, context=context_in(spec, inject), name=uri)
+                context = context_in(spec, inject)
+                value = await invoke(spec, arguments, context, around=around, name=uri)
             except FileNotFoundError:
                 raise ResourceNotFound(uri) from None
         try:

@@ -10,6 +10,7 @@ import logging
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
 
 from plainmcp.components import Components
@@ -17,7 +18,7 @@ from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
-from plainmcp.dispatch import dispatch
+from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.options import PayloadLimits, ResultOptions
@@ -41,59 +42,65 @@ F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
 
-class _Setting(Generic[T]):
-    """A Server attribute that reads one field of its settings, and replaces the settings
-    (frozen) when assigned: `app.page_size = 50` is seen by every component at once."""
+if TYPE_CHECKING:
 
-    __slots__ = ("group", "name")
+    class _Setting(Generic[T]):
+        """What the type checker sees of a setting: an attribute of type T."""
 
-    def __init__(self, group: str) -> None:
-        self.group = group
-        self.name = ""
+        def __init__(self, group: str, name: str) -> None: ...
+        def __get__(self, server: Server, owner: Any = None) -> T: ...
+        def __set__(self, server: Server, value: T) -> None: ...
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+else:
 
-    def __get__(self, server: Server, owner: Any = None) -> T:
-        value: T = getattr(getattr(server.core.settings, self.group), self.name)
-        return value
+    class _Setting(property):
+        """A Server attribute that reads one field of its settings, and replaces the settings
+        (frozen) when assigned: `app.page_size = 50` is seen by every component at once.
+        A property whose getter is an attrgetter: read at C speed (connection.py reads
+        max_message_bytes for every message)."""
 
-    def __set__(self, server: Server, value: T) -> None:
-        server.core.settings = server.core.settings.with_field(self.name, value)
+        def __class_getitem__(cls, item: Any) -> type:
+            return cls
+
+        def __init__(self, group: str, name: str) -> None:
+            def put(server: Server, value: Any) -> None:
+                server.core.settings = server.core.settings.with_field(name, value)
+
+            super().__init__(attrgetter(f"core.settings.{group}.{name}"), put)
 
 
 class Server:
     """An MCP server: register tools with `@app.tool`, then `app.run()`."""
 
-    name = _Setting[str]("identity")
-    version = _Setting[str]("identity")
-    title = _Setting["str | None"]("identity")
-    description = _Setting["str | None"]("identity")
-    website_url = _Setting["str | None"]("identity")
-    icons = _Setting["tuple[Icon, ...] | None"]("identity")
-    instructions = _Setting["str | None"]("identity")
-    options = _Setting[ResultOptions]("results")
-    payload_limits = _Setting[PayloadLimits]("results")
+    name = _Setting[str]("identity", "name")
+    version = _Setting[str]("identity", "version")
+    title = _Setting["str | None"]("identity", "title")
+    description = _Setting["str | None"]("identity", "description")
+    website_url = _Setting["str | None"]("identity", "website_url")
+    icons = _Setting["tuple[Icon, ...] | None"]("identity", "icons")
+    instructions = _Setting["str | None"]("identity", "instructions")
+    options = _Setting[ResultOptions]("results", "options")
+    payload_limits = _Setting[PayloadLimits]("results", "payload_limits")
     """What one tool result may carry inline (docs/results.md, "Payload guards")."""
-    mask_errors = _Setting[bool]("results")
-    describe_parts = _Setting[bool]("results")
+    mask_errors = _Setting[bool]("results", "mask_errors")
+    describe_parts = _Setting[bool]("results", "describe_parts")
     """Tools whose results may be cut in parts get a sentence saying so in their
     description (False: descriptions stay as written)."""
-    page_size = _Setting[int]("limits")
-    max_message_bytes = _Setting[int]("limits")
-    tool_timeout = _Setting["float | None"]("limits")
+    page_size = _Setting[int]("limits", "page_size")
+    max_message_bytes = _Setting[int]("limits", "max_message_bytes")
+    tool_timeout = _Setting["float | None"]("limits", "tool_timeout")
     """Seconds any tool may run, unless the tool sets its own timeout."""
-    max_concurrent_tools = _Setting["int | None"]("limits")
+    max_concurrent_tools = _Setting["int | None"]("limits", "max_concurrent_tools")
     """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
-    client_request_timeout = _Setting[float]("limits")
+    client_request_timeout = _Setting[float]("limits", "client_request_timeout")
     """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
-    cache = _Setting[render.CachePolicy]("caching")
+    cache = _Setting[render.CachePolicy]("caching", "cache")
     """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
-    hide_unauthorized = _Setting[bool]("caching")
+    hide_unauthorized = _Setting[bool]("caching", "hide_unauthorized")
     """Lists leave out what the request's principal lacks the scopes to call (docs/
     operations.md, "Auth"); lists then differ per principal, so their cacheScope is
     private."""
-    stdio_cache = _Setting[bool]("state")
+    stdio_cache = _Setting[bool]("state", "stdio_cache")
     """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
     of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
     docs/results.md, "Across processes"). False: in this process's memory."""
@@ -165,18 +172,18 @@ class Server:
             state_signer=StateSigner(state_secret, ttl=state_ttl),
         )
         """The parts the handlers are given: settings, registries, store, signer."""
-        self._default_store = store if blob_store is None else None
-        """The store made here, while it is the one in use (a stdio server replaces it)."""
-        self._stdio_cached = False
-        self._instruments = None
+        self.core.default_store = store if blob_store is None else None
         if telemetry is not None:
             from plainmcp.telemetry import instrument
 
-            self._instruments = instrument(telemetry)
-        self._lifespan = Lifespan(as_factory(lifespan)) if lifespan is not None else None
+            self.core.instruments = instrument(telemetry)
+        self._instruments = self.core.instruments  # for modules not yet moved to `core`
+        self.lifespan_manager = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
+        self._lifespan = self.lifespan_manager  # for modules not yet moved to `lifespan`
+        self.core.routes = routes()
         self._pipeline: Pipeline | None = None
-        """The middleware, in the order given (None: no middleware, the hot path)."""
+        """The middleware, in the order given (None: none)."""
         for each in middleware:
             self.add_middleware(each)
         self._tools = self.core.tools.by_key  # read-only, for modules not yet moved to `core`
@@ -350,7 +357,10 @@ class Server:
         from plainmcp.middleware.base import Pipeline
 
         given = self._pipeline.middleware if self._pipeline is not None else ()
-        self._pipeline = Pipeline((*given, middleware))
+        pipeline = self._pipeline = Pipeline((*given, middleware))
+        # Composed now, once: a request finds its method's handler with the middleware in it.
+        self.core.routes = routes(pipeline.wrap)
+        self.core.around = pipeline.around_call if pipeline.calls else None
 
     # --- running ---------------------------------------------------------------------------
 

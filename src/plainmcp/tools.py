@@ -18,7 +18,7 @@ from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError, field_lines
 from plainmcp.headers import check_header_markers
-from plainmcp.invoke import FunctionSpec, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, function_spec, invoke
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback, TextMode, text_mode
 from plainmcp.results import (
     NOTHING,
@@ -318,13 +318,14 @@ async def call_tool(
     mask_errors: bool = False,
     context: Any = None,
     timeout: float | None = None,
+    around: Around | None = None,
 ) -> CallResult:
     """Validate, run and shape one call. Tool failures come back as isError results.
 
     `timeout` (seconds) bounds a tool that sets none of its own (see `invoke.invoke`).
     """
     try:
-        value = await invoke(tool.spec, arguments, context, mask_errors, timeout)  # positional: hot
+        value = await invoke(tool.spec, arguments, context, mask_errors, timeout, around)  # hot
     except ToolError as exc:
         return error_result(exc.message)
     if type(value) not in _VALUES and paging.is_paged(value):

@@ -33,5 +33,7 @@ async def complete(core: Components, ex: Exchange) -> dict[str, Any]:
         explicit = core.completers.get((template, asked.argument))
         completer = completion.completer_for(template.fn, asked.argument, explicit)
         label = f"completion of '{asked.ref}' variable '{asked.argument}'"
-    found = await completion.complete(completer, asked.value, asked.context, label=label)
+    found = await completion.complete(
+        completer, asked.value, asked.context, label=label, around=core.around
+    )
     return render.completion_result(found, ex.revision)

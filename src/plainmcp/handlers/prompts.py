@@ -34,5 +34,6 @@ async def get(core: Components, ex: Exchange) -> dict[str, Any]:
         ex.params.get("arguments"),
         inject=inject(core, ex, spec),
         mask_errors=core.settings.results.mask_errors,
+        around=core.around,
     )
     return render.get_prompt_result(got, ex.revision, core.options)

@@ -59,7 +59,9 @@ async def read(core: Components, ex: Exchange) -> dict[str, Any]:
         scopes.require(f"resource {uri!r}", served[0].scopes, ex.principal)
     injected = inject(core, ex, served[0].spec if served is not None else None)
     try:
-        items = await core.resources.read(uri, inject=injected, options=core.options)
+        items = await core.resources.read(
+            uri, inject=injected, options=core.options, around=core.around
+        )
     except ResourceNotFound as exc:
         raise render.resource_not_found(exc.uri, ex.revision) from None
     return render.read_result(items, ex.revision)

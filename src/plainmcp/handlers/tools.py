@@ -1,5 +1,6 @@
 """tools/list and tools/call: the tool list per revision (cached), and a call through its
-concurrency bound and the payload guards to the rendered result."""
+concurrency bound and the payload guards to its CallResult (what middleware sees), rendered
+for the revision and the host by `render_call`, the method's rendering step."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from plainmcp import continuation, scopes
+from plainmcp import continuation, offers, scopes
 from plainmcp.guards import fits, guard
 from plainmcp.hosts import adapt, budget
 from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
@@ -17,7 +18,7 @@ from plainmcp.truncate import PLAIN
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
-from plainmcp.wire.methods import TOOLS_LIST
+from plainmcp.wire.methods import TOOLS_LIST, Method
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
@@ -98,32 +99,36 @@ async def list_tools(core: Components, ex: Exchange) -> dict[str, Any]:
     return definitions.listing(TOOLS_LIST, list(tools), next_cursor)
 
 
-async def call(core: Components, ex: Exchange) -> dict[str, Any]:
+async def call(core: Components, ex: Exchange) -> CallResult:
     name = ex.params["name"]
     tool = core.tools.by_key.get(name)
     if tool is None:
         tool = find(core, name)
-    profile = profile_for(ex.client_info)
-    outcome = await run(core, ex, tool, profile)
-    return rendered(core, ex, outcome, tool, profile)
+    return await run(core, ex, tool)
 
 
-def rendered(
-    core: Components,
-    ex: Exchange,
-    outcome: CallResult,
-    tool: Tool | None,
-    profile: HostProfile | None = None,
+def render_call(
+    core: Components, ex: Exchange, method: Method, outcome: CallResult
 ) -> dict[str, Any]:
-    """The CallToolResult for the request's revision and host (GENERIC: one dict lookup more)."""
+    """tools/call's rendering step (`Method.render` "call"): the CallResult for the request's
+    revision, with the named tool's output schema and text mode, adapted to the host (GENERIC:
+    one dict lookup more), then finished as every result is (dispatch.finish), written out
+    here: hot."""
+    name = ex.request.params["name"]
+    tool = core.tools.by_key.get(name)
+    if tool is None:
+        tool = core.find_tool(name)
     schema = tool.output_schema if tool is not None else None
     mode = tool.text_fallback if tool is not None else None
-    out = render.call_result(outcome, ex.revision, core.settings.results.options, schema, mode)
-    if profile is None:
-        profile = profile_for(ex.client_info)
-    if profile is GENERIC:
-        return out
-    return adapt.call_result(out, outcome, profile, ex.revision.structured)
+    rev = ex.revision
+    out = render.call_result(outcome, rev, core.settings.results.options, schema, mode)
+    profile = profile_for(ex.client_info)
+    if profile is not GENERIC:
+        out = adapt.call_result(out, outcome, profile, rev.structured)
+    if rev.result_type:
+        info = offers.server_info(core, rev)
+        return render.finish_result(out, method, rev, info, core.settings.caching.cache)
+    return out
 
 
 def find(core: Components, name: str) -> Tool:
@@ -158,6 +163,7 @@ async def run(
         mask_errors=results.mask_errors,
         context=context,
         timeout=settings.limits.tool_timeout,
+        around=core.around,
     )
     if settings.limits.max_concurrent_tools is None:
         outcome = await once()
