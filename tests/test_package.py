@@ -164,6 +164,7 @@ IMPORTED_MODULES = [
             "encoding",
             "errors",
             "exchange",
+            "extensions",
             "guards",
             "handlers",
             "handlers.lifecycle",

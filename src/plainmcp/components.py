@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from plainmcp.connection import Connection
     from plainmcp.dispatch import Route
     from plainmcp.exchange import Exchange
+    from plainmcp.extensions import Extension
     from plainmcp.instrumentation import Instrumentation
     from plainmcp.invoke import Around
     from plainmcp.options import PayloadLimits, ResultOptions
@@ -72,7 +73,7 @@ class Components:
         *,
         blob_store: BlobStore,
         state_signer: StateSigner,
-        extensions: tuple[Any, ...] = (),
+        extensions: tuple[Extension, ...] = (),
     ) -> None:
         self.settings = settings
         """Frozen; replaced as a whole when a setting changes."""
@@ -104,6 +105,8 @@ class Components:
         self.server_infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
         self.feature_names: dict[Hashable, frozenset[str]] = {}
         self.extensions = extensions
+        """What extends the protocol (plainmcp.extensions), each by its id."""
+        self.extension_ids = {ext.id: ext for ext in extensions}
         self.routes: dict[str, Route] = {}
         """Each method the server serves, by name: its handler inside the middleware and its
         rendering step (dispatch.routes; built again when middleware is added)."""
@@ -191,6 +194,12 @@ class Components:
     @property
     def payload_limits(self) -> PayloadLimits:
         return self.settings.results.payload_limits
+
+    def negotiated(self, ex: Exchange, extension: str) -> bool:
+        """The client of `ex` negotiated the extension `extension` (its id)."""
+        from plainmcp.extensions import negotiated
+
+        return negotiated(ex, self.extension_ids[extension])
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""

@@ -10,14 +10,16 @@ render, whether middleware is installed or not.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plainmcp import input_required, offers
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
+from plainmcp.extensions import Extension, ResultHook, negotiated
 from plainmcp.handlers import lifecycle, tools
 from plainmcp.wire import jsonrpc, methods, render
 from plainmcp.wire.envelope import stateless_revision
@@ -117,12 +119,34 @@ Wrap = Callable[[Method, Handler], Handler]
 """Middleware around one method's handler (middleware/base.py builds it)."""
 
 
-def routes(wrap: Wrap | None = None) -> dict[str, Route]:
-    """Every method of the table by name, its handler wrapped by `wrap` (None: no middleware)."""
-    return {
-        m.name: Route(m, HANDLERS[m] if wrap is None else wrap(m, HANDLERS[m]), RENDER[m.render])
-        for m in METHODS.values()
-    }
+def routes(wrap: Wrap | None = None, extensions: Sequence[Extension] = ()) -> dict[str, Route]:
+    """Every method of the table by name, and the rows the extensions add, each handler
+    wrapped by `wrap` (None: no middleware) and each rendering step followed by the result
+    hooks of the extensions (for a client that negotiated them)."""
+    table: list[tuple[Method, Handler]] = [(m, HANDLERS[m]) for m in METHODS.values()]
+    for ext in extensions:
+        table += [(dataclasses.replace(m, extension=ext.id), h) for m, h in ext.methods()]
+    made = {}
+    for method, handler in table:
+        step = RENDER[method.render]
+        hooks = [(ext, hook) for ext in extensions if (hook := ext.result_hooks().get(method.name))]
+        made[method.name] = Route(
+            method,
+            handler if wrap is None else wrap(method, handler),
+            step if not hooks else _hooked(step, hooks),
+        )
+    return made
+
+
+def _hooked(step: Render, hooks: list[tuple[Extension, ResultHook]]) -> Render:
+    def render_and_hook(core: Components, ex: Exchange, method: Method, value: Any) -> Any:
+        result = step(core, ex, method, value)
+        for ext, hook in hooks:
+            if negotiated(ex, ext):
+                result = hook(ex, result)
+        return result
+
+    return render_and_hook
 
 
 def dispatch(
@@ -149,6 +173,8 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
         _check_meta(request.params)
         ex = exchange(server, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        if method.extension is not None and not core.negotiated(ex, method.extension):
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         methods.check(method.params, request.params)
         try:

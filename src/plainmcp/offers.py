@@ -43,6 +43,12 @@ def capabilities(core: Components, rev: Revision) -> dict[str, Any]:
         offered["prompts"] = {"listChanged": True}
     if rev.completions_capability and (prompts or templates):
         offered["completions"] = {}
+    if core.extensions:  # the extension seam's hook (plainmcp.extensions)
+        from plainmcp.extensions import announced
+
+        entries = announced(core.extensions, rev)
+        if entries:
+            offered["extensions"] = entries
     return offered
 
 

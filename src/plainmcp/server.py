@@ -20,6 +20,7 @@ from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
 from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
+from plainmcp.extensions import check as check_extensions
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.options import PayloadLimits, ResultOptions
 from plainmcp.settings import build as build_settings
@@ -32,6 +33,7 @@ from plainmcp.wire.request_state import StateSigner
 if TYPE_CHECKING:
     from plainmcp.completion import Completer
     from plainmcp.context import Context
+    from plainmcp.extensions import Extension
     from plainmcp.middleware.base import Middleware, Pipeline
     from plainmcp.prompts import Prompts, PromptSettings
     from plainmcp.resources import Resource, Resources, ResourceTemplate
@@ -136,6 +138,7 @@ class Server:
         continuation: str | None = DEFAULT_CONTINUATION,
         describe_parts: bool = True,
         stdio_cache: bool = True,
+        extensions: Sequence[Extension] = (),
     ) -> None:
         settings = build_settings(
             name,
@@ -170,6 +173,7 @@ class Server:
             settings,
             blob_store=store,
             state_signer=StateSigner(state_secret, ttl=state_ttl),
+            extensions=check_extensions(extensions) if extensions else (),
         )
         """The parts the handlers are given: settings, registries, store, signer."""
         self.core.default_store = store if blob_store is None else None
@@ -181,7 +185,7 @@ class Server:
         self.lifespan_manager = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
         self._lifespan = self.lifespan_manager  # for modules not yet moved to `lifespan`
-        self.core.routes = routes()
+        self.core.routes = routes(extensions=self.core.extensions)
         self._pipeline: Pipeline | None = None
         """The middleware, in the order given (None: none)."""
         for each in middleware:
@@ -359,7 +363,7 @@ class Server:
         given = self._pipeline.middleware if self._pipeline is not None else ()
         pipeline = self._pipeline = Pipeline((*given, middleware))
         # Composed now, once: a request finds its method's handler with the middleware in it.
-        self.core.routes = routes(pipeline.wrap)
+        self.core.routes = routes(pipeline.wrap, self.core.extensions)
         self.core.around = pipeline.around_call if pipeline.calls else None
 
     # --- running ---------------------------------------------------------------------------

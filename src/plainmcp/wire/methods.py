@@ -116,6 +116,9 @@ class Method:
     """A paginated list: the result key its page goes under (`nextCursor` beside it)."""
     ttl: Literal["list", "read"] | None = None
     """2026-07-28 freshness hints on its result (`ttlMs`, `cacheScope`): which policy applies."""
+    extension: str | None = None
+    """The id of the extension whose row this is (plainmcp.extensions): served only to a
+    client that negotiated it, else -32601 as for an unknown method."""
     render: Literal["result", "call"] = "result"
     """The one step that turns the handler's value into the result sent (dispatch.RENDER):
     "result", a dict finished for its revision (resultType, serverInfo, freshness hints);
