@@ -112,37 +112,28 @@ class Components:
         rendering step (dispatch.routes; built again when middleware is added)."""
         self.around: Around | None = None
         """The call middleware every user function is called through (None: none)."""
-        self._resources: Resources | None = None
-        self._prompts: Prompts | None = None
+        self.made_resources: Resources | None = None
+        """The resource registry once made (None: never used), read without making it."""
+        self.made_prompts: Prompts | None = None
         self._continuation: Tool | None = None
 
     # --- the registries made on first use --------------------------------------------------
 
     @property
     def resources(self) -> Resources:
-        if self._resources is None:
+        if self.made_resources is None:
             from plainmcp.resources import Resources
 
-            self._resources = Resources(announce=self.announcer.announce)
-        return self._resources
+            self.made_resources = Resources(announce=self.announcer.announce)
+        return self.made_resources
 
     @property
     def prompts(self) -> Prompts:
-        if self._prompts is None:
+        if self.made_prompts is None:
             from plainmcp.prompts import Prompts
 
-            self._prompts = Prompts(announce=self.announcer.announce)
-        return self._prompts
-
-    def has_resources(self) -> bool:
-        """Some resource or template is registered (without making the registry)."""
-        return self._resources is not None and len(self._resources) > 0
-
-    def has_templates(self) -> bool:
-        return self._resources is not None and self._resources.has_templates
-
-    def has_prompts(self) -> bool:
-        return self._prompts is not None and len(self._prompts) > 0
+            self.made_prompts = Prompts(announce=self.announcer.announce)
+        return self.made_prompts
 
     # --- tools -----------------------------------------------------------------------------
 

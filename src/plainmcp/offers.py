@@ -55,10 +55,13 @@ def capabilities(core: Components, rev: Revision) -> dict[str, Any]:
 def inputs(core: Components) -> tuple[bool, bool, bool]:
     """Everything besides the revision that decides `capabilities`: (resources, prompts,
     templates), read without creating a registry that was never used."""
+    registered, prompts = core.made_resources, core.made_prompts  # read by every stateless call
     return (
-        core.has_resources() or core.payload_limits.offload or core.tools_offload,
-        core.has_prompts(),
-        core.has_templates(),
+        bool(registered is not None and len(registered))
+        or core.settings.results.payload_limits.offload
+        or core.tools_offload,
+        bool(prompts is not None and len(prompts)),
+        registered is not None and registered.has_templates,
     )
 
 

@@ -10,8 +10,7 @@ import logging
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
 
 from plainmcp.components import Components
 from plainmcp.connection import Connection, Send
@@ -41,68 +40,75 @@ if TYPE_CHECKING:
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 
-if TYPE_CHECKING:
-
-    class _Setting(Generic[T]):
-        """What the type checker sees of a setting: an attribute of type T."""
-
-        def __init__(self, group: str, name: str) -> None: ...
-        def __get__(self, server: Server, owner: Any = None) -> T: ...
-        def __set__(self, server: Server, value: T) -> None: ...
-
-else:
-
-    class _Setting(property):
-        """A Server attribute that reads one field of its settings, and replaces the settings
-        (frozen) when assigned: `app.page_size = 50` is seen by every component at once.
-        A property whose getter is an attrgetter: read at C speed (connection.py reads
-        max_message_bytes for every message)."""
-
-        def __class_getitem__(cls, item: Any) -> type:
-            return cls
-
-        def __init__(self, group: str, name: str) -> None:
-            def put(server: Server, value: Any) -> None:
-                server.core.settings = server.core.settings.with_field(name, value)
-
-            super().__init__(attrgetter(f"core.settings.{group}.{name}"), put)
+_SETTINGS = {
+    **dict.fromkeys(
+        ("name", "version", "title", "description", "website_url", "icons", "instructions"),
+        "identity",
+    ),
+    **dict.fromkeys(("options", "payload_limits", "mask_errors", "describe_parts"), "results"),
+    **dict.fromkeys(
+        (
+            "page_size",
+            "max_message_bytes",
+            "tool_timeout",
+            "max_concurrent_tools",
+            "client_request_timeout",
+        ),
+        "limits",
+    ),
+    **dict.fromkeys(("cache", "hide_unauthorized"), "caching"),
+    "stdio_cache": "state",
+}
+"""The Server attributes that mirror a field of its settings, and the group holding it."""
+_COMPONENTS = frozenset({"blob_store", "state_signer"})
+"""The Server attributes that mirror a component of the same name."""
 
 
 class Server:
-    """An MCP server: register tools with `@app.tool`, then `app.run()`."""
+    """An MCP server: register tools with `@app.tool`, then `app.run()`.
 
-    name = _Setting[str]("identity", "name")
-    version = _Setting[str]("identity", "version")
-    title = _Setting["str | None"]("identity", "title")
-    description = _Setting["str | None"]("identity", "description")
-    website_url = _Setting["str | None"]("identity", "website_url")
-    icons = _Setting["tuple[Icon, ...] | None"]("identity", "icons")
-    instructions = _Setting["str | None"]("identity", "instructions")
-    options = _Setting[ResultOptions]("results", "options")
-    payload_limits = _Setting[PayloadLimits]("results", "payload_limits")
+    Its settings (settings.py) are plain attributes here, for reading at no cost (connection.py
+    reads max_message_bytes for every message); assigning one (`app.page_size = 50`) replaces
+    the frozen settings every component reads (`__setattr__`)."""
+
+    blob_store: BlobStore
+    """Where offloaded payloads wait to be read back through resources/read."""
+    state_signer: StateSigner
+    """Signs the requestState of input-required results (2026-07-28), and the refs of the
+    continuation. Give every process that serves the same clients one secret (state_secret=
+    or PLAINMCP_STATE_SECRET)."""
+
+    name: str
+    version: str
+    title: str | None
+    description: str | None
+    website_url: str | None
+    icons: tuple[Icon, ...] | None
+    instructions: str | None
+    options: ResultOptions
+    payload_limits: PayloadLimits
     """What one tool result may carry inline (docs/results.md, "Payload guards")."""
-    mask_errors = _Setting[bool]("results", "mask_errors")
-    describe_parts = _Setting[bool]("results", "describe_parts")
+    mask_errors: bool
+    describe_parts: bool
     """Tools whose results may be cut in parts get a sentence saying so in their
     description (False: descriptions stay as written)."""
-    page_size = _Setting[int]("limits", "page_size")
-    max_message_bytes = _Setting[int]("limits", "max_message_bytes")
-    tool_timeout = _Setting["float | None"]("limits", "tool_timeout")
+    page_size: int
+    max_message_bytes: int
+    tool_timeout: float | None
     """Seconds any tool may run, unless the tool sets its own timeout."""
-    max_concurrent_tools = _Setting["int | None"]("limits", "max_concurrent_tools")
+    max_concurrent_tools: int | None
     """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
-    client_request_timeout = _Setting[float]("limits", "client_request_timeout")
+    client_request_timeout: float
     """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
-    cache = _Setting[render.CachePolicy]("caching", "cache")
+    cache: render.CachePolicy
     """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
-    hide_unauthorized = _Setting[bool]("caching", "hide_unauthorized")
+    hide_unauthorized: bool
     """Lists leave out what the request's principal lacks the scopes to call (docs/
     operations.md, "Auth"); lists then differ per principal, so their cacheScope is
     private."""
-    stdio_cache = _Setting[bool]("state", "stdio_cache")
+    stdio_cache: bool
     """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
     of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
     docs/results.md, "Across processes"). False: in this process's memory."""
@@ -176,6 +182,9 @@ class Server:
             extensions=check_extensions(extensions) if extensions else (),
         )
         """The parts the handlers are given: settings, registries, store, signer."""
+        for field, group in _SETTINGS.items():
+            object.__setattr__(self, field, getattr(getattr(settings, group), field))
+        self.blob_store, self.state_signer = store, self.core.state_signer
         self.core.default_store = store if blob_store is None else None
         if telemetry is not None:
             from plainmcp.telemetry import instrument
@@ -198,25 +207,15 @@ class Server:
         """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
         return self.core.settings.telemetry
 
-    @property
-    def blob_store(self) -> BlobStore:
-        """Where offloaded payloads wait to be read back through resources/read."""
-        return self.core.blob_store
-
-    @blob_store.setter
-    def blob_store(self, store: BlobStore) -> None:
-        self.core.blob_store = store
-
-    @property
-    def state_signer(self) -> StateSigner:
-        """Signs the requestState of input-required results (2026-07-28), and the refs of the
-        continuation. Give every process that serves the same clients one secret (state_secret=
-        or PLAINMCP_STATE_SECRET)."""
-        return self.core.state_signer
-
-    @state_signer.setter
-    def state_signer(self, signer: StateSigner) -> None:
-        self.core.state_signer = signer
+    def __setattr__(self, name: str, value: Any) -> None:
+        group = _SETTINGS.get(name)
+        if group is not None and "core" in self.__dict__:
+            core = self.core
+            core.settings = core.settings.with_field(name, value)
+            value = getattr(getattr(core.settings, group), name)
+        elif name in _COMPONENTS and "core" in self.__dict__:
+            setattr(self.core, name, value)
+        object.__setattr__(self, name, value)
 
     @property
     def relay(self) -> Callable[[str, str], None] | None:
