@@ -21,7 +21,7 @@ import anyio
 import orjson
 import pytest
 
-from plainmcp import Server
+from plainmcp import Context, Server
 from plainmcp.client import Client, McpError
 from plainmcp.components import Components
 from plainmcp.exchange import Exchange
@@ -81,6 +81,11 @@ def make_app(cls: type[Server] = Server, **options: Any) -> Server:
     @app.tool
     def add(a: int, b: int) -> int:
         return a + b
+
+    @app.tool
+    def mine(ctx: Context) -> dict[str, Any]:
+        """The client's extensions, as a tool reads them from its Context."""
+        return dict(client_extensions(ctx))
 
     return app
 
@@ -217,6 +222,17 @@ async def test_the_result_hook_marks_tool_results_of_negotiating_clients_only() 
         validate_definition(result, STATELESS, "CallToolResult")
     assert by_id[1]["_meta"] == {"io.modelcontextprotocol/serverInfo": SERVER_INFO, SEEN: True}
     assert by_id[2]["_meta"] == {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
+
+
+async def test_a_tool_reads_the_clients_extensions_from_its_context() -> None:
+    call = {"name": "mine", "arguments": {}}
+    [sent] = await lines(
+        make_app(Unvalidated),
+        {"id": 1, "method": "tools/call", "params": {**call, **NEGOTIATED}},
+        expect=1,
+    )
+    validate_server_message(sent, STATELESS, method="tools/call")
+    assert sent["result"]["structuredContent"] == {ECHO: {"volume": 11}}
 
 
 async def test_middleware_wraps_the_extension_method_too() -> None:
