@@ -100,7 +100,7 @@ async def list_tools(core: Components, ex: Exchange) -> dict[str, Any]:
 
 
 async def call(core: Components, ex: Exchange) -> CallResult:
-    name = ex.params["name"]
+    name = ex.request.params["name"]  # not `ex.params`: a property, and hot
     tool = core.tools.by_key.get(name)
     if tool is None:
         tool = find(core, name)
@@ -149,7 +149,7 @@ async def run(
     that a call reaching the tool through middleware is checked too."""
     if tool.scopes:
         scopes.require(f"tool {tool.name!r}", tool.scopes, ex.principal)
-    arguments = ex.params.get("arguments")
+    arguments = ex.request.params.get("arguments")
     if arguments is None:
         arguments = {}
     context = core.context(ex) if tool.spec.context_params else None
