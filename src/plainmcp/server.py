@@ -200,6 +200,7 @@ class Server:
         for each in middleware:
             self.add_middleware(each)
         self._tools = self.core.tools.by_key  # read-only, for modules not yet moved to `core`
+        self._tool_pages = self.core.tool_pages  # one dict (tests/hosts/test_adapt.py reads it)
         self._connections = self.core.announcer.connections
 
     @property
