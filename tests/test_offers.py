@@ -25,7 +25,8 @@ class Me:
 
 def offers(resources: bool, prompts: bool, templates: bool, me: Me | None = None) -> Offers:
     registered: Registered = (resources, prompts, templates)
-    return Offers(me or Me(), lambda: registered)
+    identity = me or Me()
+    return Offers(lambda: identity, lambda: registered)
 
 
 def test_tools_alone_are_offered_logging_and_tools() -> None:
@@ -68,7 +69,8 @@ def test_the_features_are_the_capabilities_elsewhere(version: str) -> None:
 
 def test_the_features_follow_what_is_registered() -> None:
     registered: list[Registered] = [(False, False, False)]
-    made = Offers(Me(), lambda: registered[0])
+    me = Me()
+    made = Offers(lambda: me, lambda: registered[0])
     rev = REVISIONS["2026-07-28"]
     assert made.features(rev) == {"logging", "tools"}
     registered[0] = (False, True, False)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from plainmcp.errors import Failures
-from plainmcp.invoke import FunctionSpec, function_spec, invoke, is_async
+from plainmcp.invoke import Around, FunctionSpec, function_spec, invoke, is_async
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
 __all__ = [
@@ -174,6 +174,7 @@ async def complete(
     context_args: Mapping[str, str] | None = None,
     *,
     label: str = "completion",
+    around: Around | None = None,
 ) -> CompletionResult:
     """Run a completer and cap its answer at MAX_VALUES (None completes to nothing).
 
@@ -188,7 +189,7 @@ async def complete(
         found = completer(value, args)  # ours, and cheap: inline, not in a thread
     else:
         spec = completer_spec(completer, label)
-        found = await invoke(spec, {"value": value, "arguments": args})
+        found = await invoke(spec, {"value": value, "arguments": args}, around=around)
     return CompletionResult(
         values=found[:MAX_VALUES], total=len(found), has_more=len(found) > MAX_VALUES
     )

@@ -40,7 +40,7 @@ from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.request_state import StateSigner
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.components import Components
     from plainmcp.tools import Tool
 
 DEFAULT_NAME = "read_more"
@@ -88,7 +88,7 @@ def describe(limits: PayloadLimits, name: str) -> str | None:
 # --- the tool --------------------------------------------------------------------------------
 
 
-def make(server: Server, name: str) -> Tool:
+def make(server: Components, name: str) -> Tool:
     """The continuation as a Tool of `server` (not registered: the server lists and finds it
     while offloading is on)."""
     from plainmcp.tools import make_tool
@@ -125,7 +125,7 @@ EXPIRED_REF = (
 )
 
 
-async def _read(server: Server, ctx: Context, ref: str) -> ToolResult:
+async def _read(server: Components, ctx: Context, ref: str) -> ToolResult:
     follow = server.follow
     assert follow is not None  # the tool is only found while offloading is on
     opened = server.state_signer.unseal(ref)
@@ -203,7 +203,13 @@ def _text(
 
 
 def _items(
-    follow: Follow, key: str, at: int, path: str, items: list[Any], cap: int | None, server: Server
+    follow: Follow,
+    key: str,
+    at: int,
+    path: str,
+    items: list[Any],
+    cap: int | None,
+    server: Components,
 ) -> ToolResult:
     total = len(items)
 

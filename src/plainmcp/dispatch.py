@@ -1,20 +1,25 @@
 """The dispatcher: one request to its response message, the same for every transport.
 
 The method table (wire/methods.py) says what a method takes, needs and names; this module maps
-each entry to its handler (handlers/), builds the Exchange the request is served under (its own
-`_meta` at 2026-07-28, else its session's) and turns what the handler raises into errors.
+each entry to its handler (handlers/) and its rendering step (`RENDER`), builds the Exchange the
+request is served under (its own `_meta` at 2026-07-28, else its session's) and turns what the
+handler raises into errors. A server's `routes` are built once, with its middleware wrapped
+around each handler when it is added (`routes`): every request takes the one path, check, handler,
+render, whether middleware is installed or not.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plainmcp import input_required
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
+from plainmcp.extensions import Extension, ResultHook, negotiated
 from plainmcp.handlers import lifecycle, tools
 from plainmcp.wire import jsonrpc, methods, render
 from plainmcp.wire.envelope import is_stateless, stateless_revision
@@ -36,12 +41,14 @@ from plainmcp.wire.methods import METHODS, Method
 from plainmcp.wire.revisions import negotiate
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.connection import Connection
     from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
 
-Handler = Callable[["Server", Exchange], Awaitable[dict[str, Any]]]
+Handler = Callable[["Components", Exchange], Awaitable[Any]]
+"""A method's handler: given the server's parts, never the Server."""
 
 
 def _on_first_use(module: str, name: str) -> Handler:
@@ -49,10 +56,10 @@ def _on_first_use(module: str, name: str) -> Handler:
     loads the resource, prompt and completion modules (start-up time for each session)."""
     found: list[Handler] = []
 
-    async def handler(server: Server, ex: Exchange) -> dict[str, Any]:
+    async def handler(core: Components, ex: Exchange) -> Any:
         if not found:
             found.append(getattr(importlib.import_module(module), name))
-        return await found[0](server, ex)
+        return await found[0](core, ex)
 
     handler.__module__, handler.__name__, handler.__qualname__ = module, name, name
     return handler
@@ -80,7 +87,66 @@ HANDLERS: dict[Method, Handler] = {
 }
 """The handler of each entry of the method table (keyed by the entries: names live there)."""
 
-_ROUTES: dict[str, tuple[Method, Handler]] = {m.name: (m, HANDLERS[m]) for m in METHODS.values()}
+Render = Callable[["Components", Exchange, Method, Any], dict[str, Any]]
+"""A rendering step: the handler's value to the result sent, for the request's revision."""
+
+
+def finish(
+    core: Components, ex: Exchange, method: Method, result: dict[str, Any]
+) -> dict[str, Any]:
+    """The "result" step: a result dict finished for a revision with result types."""
+    rev = ex.revision
+    if rev.result_type:
+        info = core.offers.server_info(rev)
+        return render.finish_result(result, method, rev, info, core.settings.caching.cache)
+    return result
+
+
+RENDER: dict[str, Render] = {"result": finish, "call": tools.render_call}
+"""The rendering steps the method table names (`Method.render`)."""
+
+
+class Route(NamedTuple):
+    """How a server serves one method: the handler (inside its middleware) and the step that
+    renders what it returns."""
+
+    method: Method
+    handler: Handler
+    render: Render
+
+
+Wrap = Callable[[Method, Handler], Handler]
+"""Middleware around one method's handler (middleware/base.py builds it)."""
+
+
+def routes(wrap: Wrap | None = None, extensions: Sequence[Extension] = ()) -> dict[str, Route]:
+    """Every method of the table by name, and the rows the extensions add, each handler
+    wrapped by `wrap` (None: no middleware) and each rendering step followed by the result
+    hooks of the extensions (for a client that negotiated them)."""
+    table: list[tuple[Method, Handler]] = [(m, HANDLERS[m]) for m in METHODS.values()]
+    for ext in extensions:
+        table += [(dataclasses.replace(m, extension=ext.id), h) for m, h in ext.methods()]
+    made = {}
+    for method, handler in table:
+        step = RENDER[method.render]
+        hooks = [(ext, hook) for ext in extensions if (hook := ext.result_hooks().get(method.name))]
+        made[method.name] = Route(
+            method,
+            handler if wrap is None else wrap(method, handler),
+            step if not hooks else _hooked(step, hooks),
+        )
+    return made
+
+
+def _hooked(step: Render, hooks: list[tuple[Extension, ResultHook]]) -> Render:
+    def render_and_hook(core: Components, ex: Exchange, method: Method, value: Any) -> Any:
+        result = step(core, ex, method, value)
+        for ext, hook in hooks:
+            if negotiated(ex, ext):
+                result = hook(ex, result)
+        return result
+
+    return render_and_hook
 
 
 def dispatch(
@@ -90,7 +156,7 @@ def dispatch(
 
     Not itself a coroutine: without telemetry the caller awaits `answer` directly, so the hot
     path pays a None check and no extra coroutine."""
-    instruments = server._instruments
+    instruments = server.core.instruments
     if instruments is not None and instruments.recording():  # served inside its span
         return instruments.serve(server, conn, request, answer)
     return answer(server, conn, request)
@@ -98,23 +164,24 @@ def dispatch(
 
 async def answer(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
     """dispatch() without telemetry."""
-    route = _ROUTES.get(request.method)
+    core = server.core
+    route = core.routes.get(request.method)
     try:
         if route is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-        method, handler = route
+        method, handler, rendered = route
         _check_meta(request.params)
         ex = exchange(server, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        if method.extension is not None and not core.negotiated(ex, method.extension):
+            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         methods.check(method.params, request.params)
         try:
-            if server._pipeline is None:
-                result = await handler(server, ex)
-            else:
-                result = await server._pipeline.serve(server, ex, method, handler)
+            result = rendered(core, ex, method, await handler(core, ex))
         except InputRequired as needed_input:
-            result = input_required.result(server.state_signer, ex, method, needed_input)
+            asked = input_required.result(core.state_signer, ex, method, needed_input)
+            result = finish(core, ex, method, asked)
         except ClientCapabilityError as missing:
             if missing.required is None:
                 raise
@@ -123,11 +190,6 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
                 str(missing),
                 {"requiredCapabilities": dict(missing.required)},
             ) from None
-        rev = ex.revision
-        if rev.result_type:
-            result = render.finish_result(
-                result, method, rev, server.offers.server_info(rev), server.cache
-            )
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
     except Exception:
@@ -172,7 +234,7 @@ def _stateless_exchange(
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},
         client_capabilities=meta[CLIENT_CAPABILITIES],
-        features=server.offers.features(rev),
+        features=server.core.offers.features(rev),
         request_log_level=meta.get(LOG_LEVEL),
         answers=input_required.answers(server.state_signer, request, method, conn.principal),
         principal=conn.principal,

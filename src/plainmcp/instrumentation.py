@@ -93,8 +93,7 @@ _TARGETS = {
 def _registered(server: Server, target: _Target, name: str) -> bool:
     """The tool or prompt a request names is one the server has."""
     if target.tool:
-        builtin = server.continuation
-        return name in server._tools or (builtin is not None and name == builtin.name)
+        return server.core.find_tool(name) is not None
     return name in server.prompts
 
 

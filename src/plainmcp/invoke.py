@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,14 +22,12 @@ from plainmcp.schema import ArgumentError
 from plainmcp.workers import run_in_worker
 
 __all__ = [
-    "AROUND",
     "FunctionSpec",
     "Validator",
     "context_in",
     "function_spec",
     "invoke",
     "is_async",
-    "wrap_calls",
 ]
 
 Validator = Callable[[Any], dict[str, Any]]
@@ -39,20 +36,8 @@ kind's own failure, which passes on untouched)."""
 
 
 Around = Callable[..., Awaitable[Any]]
-"""`around(spec, arguments, context, mask_errors, timeout, name)`: one call through middleware."""
-
-AROUND: ContextVar[Around | None] = ContextVar("plainmcp_around_calls", default=None)
-"""The call middleware of the server whose request is being served (set by its middleware
-pipeline, for that request's task only)."""
-
-_wrapping = False
-"""Some server has call middleware: only then is AROUND read (the hot path stays one check)."""
-
-
-def wrap_calls() -> None:
-    """From now on `invoke` looks for call middleware (a server registered some)."""
-    global _wrapping
-    _wrapping = True
+"""`around(spec, arguments, context, mask_errors, timeout, name)`: one call through middleware
+(a server's call middleware, handed down by the handler that calls: `Components.around`)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -150,6 +135,7 @@ async def invoke(
     context: Any = None,
     mask_errors: bool = False,
     timeout: float | None = None,
+    around: Around | None = None,
     *,
     name: str | None = None,
     bare: bool = False,
@@ -173,12 +159,10 @@ async def invoke(
     sees the spec (which function, of which kind), the wire arguments before validation and the
     Context; it gets back the function's return value before the kind shapes it (a tool's
     content, a resource's contents, a prompt's messages), or one of the exceptions above.
-    `bare` is the innermost step of that middleware: the call itself.
+    `around` is that middleware (None: none); `bare` is its innermost step: the call itself.
     """
-    if _wrapping and not bare:
-        around = AROUND.get()
-        if around is not None:
-            return await around(spec, arguments, context, mask_errors, timeout, name)
+    if around is not None and not bare:
+        return await around(spec, arguments, context, mask_errors, timeout, name)
     try:
         kwargs = spec.validate(arguments)
     except ArgumentError as exc:

@@ -123,7 +123,7 @@ class Lifespan:
 @contextlib.asynccontextmanager
 async def running(server: Server) -> AsyncIterator[Any]:
     """The server's lifespan for the block; nothing to enter when it declares none."""
-    lifespan = server._lifespan
+    lifespan = server.lifespan_manager
     if lifespan is None:
         yield None
         return

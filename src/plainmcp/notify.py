@@ -30,12 +30,12 @@ UPDATED = "notifications/resources/updated"
 def list_changed(connections: Iterable[Connection], feature: str) -> None:
     """The list of `feature` ("tools", "prompts", "resources") changed."""
     method = f"notifications/{feature}/list_changed"
-    flag = _LISTEN_FLAG[feature]
+    flag = _LISTEN_FLAG.get(feature)  # an extension's registry has no listen flag
     for conn in list(connections):
         if conn.session.announces(feature):
             conn.post(jsonrpc.notification_message(method))
         for listen_id, honoured in list(conn.listens.items()):
-            if honoured.get(flag):
+            if flag is not None and honoured.get(flag):
                 conn.post(jsonrpc.notification_message(method, tagged(listen_id)))
 
 

@@ -3,9 +3,10 @@ features a request is served with.
 
 The one place that decides what a handshake session, a sessionless request and a 2026-07-28
 stateless request are offered (`Offers.features`), so stdio and the three HTTP modes cannot
-disagree. A component: handed the server's identity and a callable saying what is registered,
-it holds its own caches (serverInfo and the feature names are needed by every 2026-07-28
-request) and reads nothing else of the Server.
+disagree. A component: handed the server's identity, a callable saying what is registered
+and the extensions (their entries under `capabilities.extensions`), it holds its own caches
+(serverInfo and the feature names are needed by every 2026-07-28 request) and reads nothing
+else of the Server.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from plainmcp.wire import definitions
 
 if TYPE_CHECKING:
+    from plainmcp.extensions import Extension
     from plainmcp.wire.revisions import Revision
 
 
@@ -49,17 +51,23 @@ _IDENTITY_KEYS = ("name", "version", "title", "description", "websiteUrl")
 class Offers:
     """The offers of one server (`server.offers`)."""
 
-    __slots__ = ("_features", "_identity", "_infos", "_registered")
+    __slots__ = ("_extensions", "_features", "_identity", "_infos", "_registered")
 
-    def __init__(self, identity: Identity, registered: Callable[[], Registered]) -> None:
+    def __init__(
+        self,
+        identity: Callable[[], Identity],
+        registered: Callable[[], Registered],
+        extensions: Sequence[Extension] = (),
+    ) -> None:
         self._identity = identity
         self._registered = registered
+        self._extensions = tuple(extensions)
         self._features: dict[tuple[str, Registered], frozenset[str]] = {}
         self._infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
 
     def server_info(self, rev: Revision) -> dict[str, Any]:
         """The server's identity for `rev`. Treat the dict as read-only."""
-        me = self._identity
+        me = self._identity()
         fields = (me.name, me.version, me.title, me.description, me.website_url)
         cached = self._infos.get(rev.version)
         if cached is not None and cached[0] == fields and cached[1] is me.icons:
@@ -71,7 +79,7 @@ class Offers:
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What the server offers, as initialize (and server/discover) announces it."""
-        return _capabilities(rev, self._registered())
+        return _capabilities(rev, self._registered(), self._extensions)
 
     def features(self, rev: Revision) -> frozenset[str]:
         """The capability names a request at `rev` may use: what a session opened at `rev` is
@@ -82,7 +90,7 @@ class Offers:
         key = (rev.version, registered)
         names = self._features.get(key)
         if names is None:
-            names = frozenset(_capabilities(rev, registered))
+            names = frozenset(_capabilities(rev, registered, self._extensions))
             _, prompts, templates = registered
             if not rev.completions_capability and (prompts or templates):
                 names |= {"completions"}
@@ -90,7 +98,9 @@ class Offers:
         return names
 
 
-def _capabilities(rev: Revision, registered: Registered) -> dict[str, Any]:
+def _capabilities(
+    rev: Revision, registered: Registered, extensions: tuple[Extension, ...]
+) -> dict[str, Any]:
     # Changes reach a handshake session directly, a 2026-07-28 client through
     # subscriptions/listen; either way they are announced.
     resources, prompts, templates = registered
@@ -101,4 +111,10 @@ def _capabilities(rev: Revision, registered: Registered) -> dict[str, Any]:
         offered["prompts"] = {"listChanged": True}
     if rev.completions_capability and (prompts or templates):
         offered["completions"] = {}
+    if extensions:  # the extension seam's entries (plainmcp.extensions)
+        from plainmcp.extensions import announced
+
+        entries = announced(extensions, rev)
+        if entries:
+            offered["extensions"] = entries
     return offered

@@ -17,16 +17,16 @@ import inspect
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from plainmcp.content import ContentBlock, Icon, Role, Text
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
-from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
+from plainmcp.registry import Announce, Registry
 from plainmcp.scopes import scope_set
-from plainmcp.tools import check_name
-from plainmcp.wire import cursor as cursors
+from plainmcp.tools import check_name, unknown_settings
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RpcError
 
 if TYPE_CHECKING:
@@ -148,20 +148,28 @@ class Prompt:
 # --- building a prompt -------------------------------------------------------------------------
 
 
-def make_prompt(
-    fn: Callable[..., Any],
-    *,
-    name: str | None = None,
-    title: str | None = None,
-    description: str | None = None,
-    icons: Sequence[Icon] | None = None,
-    meta: Mapping[str, Any] | None = None,
-    complete: Mapping[str, Completer] | None = None,
-    scopes: Iterable[str] | None = None,
-) -> Prompt:
+class PromptSettings(TypedDict, total=False):
+    """What `@app.prompt(...)` takes besides the function (the one list of its settings)."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    icons: Sequence[Icon] | None
+    meta: Mapping[str, Any] | None
+    complete: Mapping[str, Completer] | None
+    """Argument name -> completer (Literal and Enum parameters complete on their own)."""
+    scopes: Iterable[str] | None
+    """OAuth scopes a caller's token must hold."""
+
+
+def make_prompt(fn: Callable[..., Any], **settings: Unpack[PromptSettings]) -> Prompt:
     """Build a Prompt from a function; raises at registration for anything that cannot work."""
+    unknown_settings(settings, PromptSettings, "make_prompt")
     if not callable(fn):
         raise TypeError(f"a prompt must be callable, not {type(fn).__name__}")
+    name = settings.get("name")
+    description = settings.get("description")
+    icons, meta = settings.get("icons"), settings.get("meta")
     try:
         name = check_name(name if name is not None else getattr(fn, "__name__", ""))
     except ValueError as exc:
@@ -172,7 +180,7 @@ def make_prompt(
 
     arguments, validate = read_arguments(spec, doc.params)
     known = {a.name for a in arguments}
-    completers = dict(complete or {})
+    completers = dict(settings.get("complete") or {})
     for arg, completer in completers.items():
         if arg not in known:
             raise ValueError(f"prompt {name!r}: complete= names {arg!r}, which is no argument")
@@ -180,14 +188,14 @@ def make_prompt(
             raise TypeError(f"prompt {name!r}: the completer for {arg!r} is not callable")
     return Prompt(
         name=name,
-        title=title,
+        title=settings.get("title"),
         description=description if description is not None else (doc.description or None),
         arguments=arguments,
         icons=tuple(icons) if icons else None,
         meta=dict(meta) if meta else None,
         spec=dataclasses.replace(spec, validate=validate),
         completers=completers,
-        scopes=scope_set(scopes, f"prompt {name!r}"),
+        scopes=scope_set(settings.get("scopes"), f"prompt {name!r}"),
     )
 
 
@@ -235,55 +243,35 @@ def to_result(value: Any, prompt: Prompt) -> PromptResult:
 class Prompts:
     """The prompts a server offers, in registration order (that is the `prompts/list` order)."""
 
-    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
-        self._prompts: dict[str, Prompt] = {}
-        self.on_change = on_change
-        """Called after every add/remove (the server sends notifications/prompts/list_changed)."""
-
-    def add(
-        self,
-        fn: Callable[..., Any],
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        icons: Sequence[Icon] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        complete: Mapping[str, Completer] | None = None,
-        scopes: Iterable[str] | None = None,
-    ) -> Prompt:
-        """Register `fn` as a prompt; `complete` maps argument names to completers, `scopes`
-        names the OAuth scopes a caller must hold."""
-        prompt = make_prompt(
-            fn,
-            name=name,
-            title=title,
-            description=description,
-            icons=icons,
-            meta=meta,
-            complete=complete,
-            scopes=scopes,
+    def __init__(
+        self, on_change: Callable[[], None] | None = None, *, announce: Announce | None = None
+    ) -> None:
+        self._prompts: Registry[Prompt] = Registry(
+            "prompts", duplicate="a prompt named {key!r} is already registered", announce=announce
         )
-        if prompt.name in self._prompts:
-            raise ValueError(f"a prompt named {prompt.name!r} is already registered")
-        self._prompts[prompt.name] = prompt
-        self._changed()
-        return prompt
-
-    def remove(self, name: str) -> None:
-        """Unregister a prompt; KeyError if there is none by that name."""
-        del self._prompts[name]
-        self._changed()
+        self.on_change = on_change
+        """Called after every add/remove (before the change is announced)."""
+        self._prompts.watch(self._changed)
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
 
+    def add(self, fn: Callable[..., Any], **settings: Unpack[PromptSettings]) -> Prompt:
+        """Register `fn` as a prompt; `complete` maps argument names to completers, `scopes`
+        names the OAuth scopes a caller must hold."""
+        prompt = make_prompt(fn, **settings)
+        return self._prompts.add(prompt.name, prompt)
+
+    def remove(self, name: str) -> None:
+        """Unregister a prompt; KeyError if there is none by that name."""
+        self._prompts.remove(name)
+
     def __len__(self) -> int:
         return len(self._prompts)
 
     def __iter__(self) -> Iterator[Prompt]:
-        return iter(list(self._prompts.values()))
+        return iter(self._prompts)
 
     def __contains__(self, name: object) -> bool:
         return name in self._prompts
@@ -299,16 +287,12 @@ class Prompts:
 
         An invalid cursor raises RpcError(INVALID_PARAMS).
         """
-        prompts = list(self._prompts.values())
-        if keep is not None:
-            prompts = [p for p in prompts if keep(p)]
-        items, next_cursor = cursors.page(prompts, cursor, size)
-        return list(items), next_cursor
+        return self._prompts.page(cursor, size, keep)
 
     def _find(self, name: object) -> Prompt:
         if not isinstance(name, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: name must be a string")
-        prompt = self._prompts.get(name)
+        prompt = self._prompts.by_key.get(name)
         if prompt is None:
             raise RpcError(INVALID_PARAMS, f"Unknown prompt: {name}")
         return prompt
@@ -332,6 +316,7 @@ class Prompts:
         *,
         inject: Mapping[str, Any] | None = None,
         mask_errors: bool = False,
+        around: Around | None = None,
     ) -> PromptResult:
         """Validate the arguments, run the prompt, and shape its messages.
 
@@ -344,7 +329,8 @@ class Prompts:
         prompt = self._find(name)
         spec = prompt.spec
         given = arguments if arguments is not None else {}
-        value = await invoke(spec, given, context=context_in(spec, inject), mask_errors=mask_errors)
+        context = context_in(spec, inject)
+        value = await invoke(spec, given, context, mask_errors, around=around)
         try:
             return to_result(value, prompt)
         except (TypeError, ValueError) as exc:

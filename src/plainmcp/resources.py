@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from plainmcp.content import Annotations, AnnotationsArg, Icon, annotations_of
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
-from plainmcp.invoke import FunctionSpec, context_in, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
 from plainmcp.options import ResultOptions
+from plainmcp.registry import Announce, Registry
 from plainmcp.resource_contents import (
     Contents,
     safe_join,
@@ -235,20 +236,25 @@ def _resource(
 class Resources:
     """The resources and templates of one server, in registration order."""
 
-    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
-        self._static: dict[str, Resource] = {}
-        self._templates: dict[str, _Compiled] = {}
+    def __init__(
+        self, on_change: Callable[[], None] | None = None, *, announce: Announce | None = None
+    ) -> None:
+        self._static: Registry[Resource] = Registry("resources", announce=announce)
+        self._templates: Registry[_Compiled] = Registry("resources", announce=announce)
         self._matches: dict[str, Match | None] = {}  # forgotten at every change
-        self._on_change = on_change
-        """Called after every add/remove (the server sends resources/list_changed)."""
+        self._static.watch(self._matches.clear)
+        self._templates.watch(self._matches.clear)
+        if on_change is not None:  # called after every add/remove
+            self._static.watch(on_change)
+            self._templates.watch(on_change)
 
     @property
     def resources(self) -> tuple[Resource, ...]:
-        return tuple(self._static.values())
+        return tuple(self._static.by_key.values())
 
     @property
     def templates(self) -> tuple[ResourceTemplate, ...]:
-        return tuple(c.template for c in self._templates.values())
+        return tuple(c.template for c in self._templates.by_key.values())
 
     @property
     def has_templates(self) -> bool:
@@ -308,28 +314,19 @@ class Resources:
         if parsed.variables:
             if size is not None:
                 raise ValueError(f"resource template {uri!r}: size= is for concrete resources")
-            compiled = _template(parsed, fn, common)
-            self._templates[uri] = compiled
-            made = compiled.template
+            made = self._templates.add(uri, _template(parsed, fn, common)).template
         else:
-            made = self._static[uri] = _resource(uri, target, fn, size, common)
-        self._changed()
+            made = self._static.add(uri, _resource(uri, target, fn, size, common))
         return made
 
     def remove(self, uri: str) -> None:
         """Unregister the resource or template registered at exactly `uri` (KeyError if none)."""
         if uri in self._static:
-            del self._static[uri]
+            self._static.remove(uri)
         elif uri in self._templates:
-            del self._templates[uri]
+            self._templates.remove(uri)
         else:
             raise KeyError(uri)
-        self._changed()
-
-    def _changed(self) -> None:
-        self._matches.clear()
-        if self._on_change is not None:
-            self._on_change()
 
     # --- lookup ----------------------------------------------------------------------------
 
@@ -341,7 +338,7 @@ class Resources:
         match, and the next template is tried. The answer is kept for the latest URIs until
         the registry changes: the HTTP scope check, the handler and the read match once.
         """
-        static = self._static.get(uri)
+        static = self._static.by_key.get(uri)
         if static is not None:
             return static, {}
         memo = self._matches
@@ -355,7 +352,7 @@ class Resources:
         return None if found is None else (found[0], dict(found[1]))
 
     def _match_template(self, uri: str) -> Match | None:
-        for compiled in self._templates.values():
+        for compiled in self._templates.by_key.values():
             values = compiled.uri.match(uri)
             if values is None:
                 continue
@@ -373,8 +370,7 @@ class Resources:
     ) -> tuple[list[Resource], str | None]:
         """One page of resources (those `keep` keeps) and the cursor of the next (None on the
         last page)."""
-        items = list(self._static.values())
-        return _page(items if keep is None else [r for r in items if keep(r)], cursor, size)
+        return self._static.page(cursor, size, keep)
 
     def template_page(
         self,
@@ -384,7 +380,7 @@ class Resources:
     ) -> tuple[list[ResourceTemplate], str | None]:
         """One page of templates (those `keep` keeps) and the cursor of the next (None on the
         last page)."""
-        items = [c.template for c in self._templates.values()]
+        items = [c.template for c in self._templates.by_key.values()]
         return _page(items if keep is None else [t for t in items if keep(t)], cursor, size)
 
     # --- reading ---------------------------------------------------------------------------
@@ -395,6 +391,7 @@ class Resources:
         *,
         inject: Mapping[str, Any] | None = None,
         options: ResultOptions | None = None,
+        around: Around | None = None,
     ) -> list[Contents]:
         """The contents of `uri`, from the static value or the function's return value (the
         table of `resource_contents.to_contents`).
@@ -416,7 +413,8 @@ class Resources:
             value = target.value
         else:
             try:
-                value = await invoke(spec, arguments, context=context_in(spec, inject), name=uri)
+                context = context_in(spec, inject)
+                value = await invoke(spec, arguments, context, around=around, name=uri)
             except FileNotFoundError:
                 raise ResourceNotFound(uri) from None
         try:

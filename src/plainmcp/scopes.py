@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, RpcError
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.components import Components
 
 __all__ = ["InsufficientScope", "allowed", "missing", "needed", "require", "scope_set"]
 
@@ -80,22 +80,22 @@ def require(what: str, scopes: frozenset[str], principal: Any) -> None:
         raise InsufficientScope(what, scopes, lacking)
 
 
-def needed(server: Server, method: str, params: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
+def needed(core: Components, method: str, params: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
     """What a request calls ("tool 'admin'") and the scopes that requires (empty: none, or not
     a call of a registered function). Subscribing to a resource, and completing an argument
     of a prompt or a resource template, need the scopes of reading or getting it."""
     if method == "tools/call":
         name = params.get("name")
-        tool = server._tools.get(name) if isinstance(name, str) else None
+        tool = core.tools.get(name) if isinstance(name, str) else None
         if tool is not None:
             return f"tool {name!r}", tool.scopes
     elif method == "prompts/get":
         name = params.get("name")
-        if isinstance(name, str) and name in server.prompts:
-            return f"prompt {name!r}", server.prompts[name].scopes
+        if isinstance(name, str) and name in core.prompts:
+            return f"prompt {name!r}", core.prompts[name].scopes
     elif method in ("resources/read", "resources/subscribe"):
         uri = params.get("uri")
-        found = server.resources.match(uri) if isinstance(uri, str) else None
+        found = core.resources.match(uri) if isinstance(uri, str) else None
         if found is not None:
             return f"resource {uri!r}", found[0].scopes
     elif method == "completion/complete":
@@ -103,10 +103,10 @@ def needed(server: Server, method: str, params: Mapping[str, Any]) -> tuple[str,
         ref = params.get("ref")
         if isinstance(ref, Mapping):
             if ref.get("type") == "ref/prompt":
-                return needed(server, "prompts/get", {"name": ref.get("name")})
+                return needed(core, "prompts/get", {"name": ref.get("name")})
             if ref.get("type") == "ref/resource":
                 uri = ref.get("uri")
-                for template in server.resources.templates:
+                for template in core.resources.templates:
                     if template.uri_template == uri:
                         return f"resource template {uri!r}", template.scopes
     return "", NONE

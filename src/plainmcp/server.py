@@ -8,35 +8,34 @@ from __future__ import annotations
 
 import logging
 import sys
-import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
 
-import anyio
-
-from plainmcp import notify
+from plainmcp.components import Components
 from plainmcp.connection import Connection, Send
 from plainmcp.content import Icon
-from plainmcp.context import Context
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
-from plainmcp.continuation import make as continuation_tool
-from plainmcp.dispatch import dispatch
+from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
+from plainmcp.extensions import check as check_extensions
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
-from plainmcp.offers import Offers, Registered
-from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
+from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.settings import build as build_settings
 from plainmcp.store import BlobStore, MemoryStore
-from plainmcp.tools import Tool, check_name, make_tool
+from plainmcp.tools import Tool, ToolSettings, check_name, make_tool
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.request_state import StateSigner
 
 if TYPE_CHECKING:
     from plainmcp.completion import Completer
+    from plainmcp.context import Context
+    from plainmcp.extensions import Extension
     from plainmcp.middleware.base import Middleware, Pipeline
-    from plainmcp.prompts import Prompts
+    from plainmcp.offers import Offers
+    from plainmcp.prompts import Prompts, PromptSettings
     from plainmcp.resources import Resource, Resources, ResourceTemplate
     from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.app import HttpApp
@@ -44,8 +43,76 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_SETTINGS = {
+    **dict.fromkeys(
+        ("name", "version", "title", "description", "website_url", "icons", "instructions"),
+        "identity",
+    ),
+    **dict.fromkeys(("options", "payload_limits", "mask_errors", "describe_parts"), "results"),
+    **dict.fromkeys(
+        (
+            "page_size",
+            "max_message_bytes",
+            "tool_timeout",
+            "max_concurrent_tools",
+            "client_request_timeout",
+        ),
+        "limits",
+    ),
+    **dict.fromkeys(("cache", "hide_unauthorized"), "caching"),
+    "stdio_cache": "state",
+}
+"""The Server attributes that mirror a field of its settings, and the group holding it."""
+_COMPONENTS = frozenset({"blob_store", "state_signer"})
+"""The Server attributes that mirror a component of the same name."""
+
+
 class Server:
-    """An MCP server: register tools with `@app.tool`, then `app.run()`."""
+    """An MCP server: register tools with `@app.tool`, then `app.run()`.
+
+    Its settings (settings.py) are plain attributes here, for reading at no cost (connection.py
+    reads max_message_bytes for every message); assigning one (`app.page_size = 50`) replaces
+    the frozen settings every component reads (`__setattr__`)."""
+
+    blob_store: BlobStore
+    """Where offloaded payloads wait to be read back through resources/read."""
+    state_signer: StateSigner
+    """Signs the requestState of input-required results (2026-07-28), and the refs of the
+    continuation. Give every process that serves the same clients one secret (state_secret=
+    or PLAINMCP_STATE_SECRET)."""
+
+    name: str
+    version: str
+    title: str | None
+    description: str | None
+    website_url: str | None
+    icons: tuple[Icon, ...] | None
+    instructions: str | None
+    options: ResultOptions
+    payload_limits: PayloadLimits
+    """What one tool result may carry inline (docs/results.md, "Payload guards")."""
+    mask_errors: bool
+    describe_parts: bool
+    """Tools whose results may be cut in parts get a sentence saying so in their
+    description (False: descriptions stay as written)."""
+    page_size: int
+    max_message_bytes: int
+    tool_timeout: float | None
+    """Seconds any tool may run, unless the tool sets its own timeout."""
+    max_concurrent_tools: int | None
+    """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
+    client_request_timeout: float
+    """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
+    cache: render.CachePolicy
+    """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
+    hide_unauthorized: bool
+    """Lists leave out what the request's principal lacks the scopes to call (docs/
+    operations.md, "Auth"); lists then differ per principal, so their cacheScope is
+    private."""
+    stdio_cache: bool
+    """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
+    of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
+    docs/results.md, "Across processes"). False: in this process's memory."""
 
     def __init__(
         self,
@@ -78,127 +145,102 @@ class Server:
         continuation: str | None = DEFAULT_CONTINUATION,
         describe_parts: bool = True,
         stdio_cache: bool = True,
+        extensions: Sequence[Extension] = (),
     ) -> None:
-        self.name = name
-        self.version = version
-        self.title = title
-        self.description = description
-        self.website_url = website_url
-        self.icons = tuple(icons) if icons else None
-        self.instructions = instructions
-        self.options = options or ResultOptions()
-        self.mask_errors = mask_errors
-        if page_size < 1:
-            raise ValueError("page_size must be at least 1")
-        self.page_size = page_size
-        self.max_message_bytes = max_message_bytes
-        if tool_timeout is not None and tool_timeout <= 0:
-            raise ValueError("tool_timeout must be positive or None")
-        self.tool_timeout = tool_timeout
-        """Seconds any tool may run, unless the tool sets its own timeout."""
-        if max_concurrent_tools is not None and max_concurrent_tools < 1:
-            raise ValueError("max_concurrent_tools must be at least 1 or None")
-        self.max_concurrent_tools = max_concurrent_tools
-        """Tool calls beyond this many wait for a running one to finish (None: no bound)."""
-        self._tool_slots: anyio.CapacityLimiter | None = None
-        self.client_request_timeout = client_request_timeout
-        """Seconds to wait for the client to answer elicitation, sampling or roots requests."""
-        self.payload_limits = payload_limits or PayloadLimits()
-        """What one tool result may carry inline (docs/results.md, "Payload guards")."""
+        settings = build_settings(
+            name,
+            version,
+            title=title,
+            description=description,
+            website_url=website_url,
+            icons=icons,
+            instructions=instructions,
+            options=options,
+            mask_errors=mask_errors,
+            page_size=page_size,
+            max_message_bytes=max_message_bytes,
+            tool_timeout=tool_timeout,
+            max_concurrent_tools=max_concurrent_tools,
+            client_request_timeout=client_request_timeout,
+            payload_limits=payload_limits,
+            list_ttl_ms=list_ttl_ms,
+            read_ttl_ms=read_ttl_ms,
+            cache_scope=cache_scope,
+            state_secret=state_secret,
+            state_ttl=state_ttl,
+            telemetry=telemetry,
+            hide_unauthorized=hide_unauthorized,
+            continuation=None if continuation is None else check_name(continuation),
+            describe_parts=describe_parts,
+            stdio_cache=stdio_cache,
+        )
         # Not `blob_store or ...`: a MemoryStore has __len__, so an empty one is falsy.
-        self.blob_store: BlobStore = blob_store if blob_store is not None else MemoryStore()
-        """Where offloaded payloads wait to be read back through resources/read."""
-        self._default_store = self.blob_store if blob_store is None else None
-        """The store made here, while it is the one in use (a stdio server replaces it)."""
-        self.stdio_cache = stdio_cache
-        """Over stdio, with no blob_store nor state secret given, keep both in the server's folder
-        of the user's cache, so that a ref outlives the process that gave it out (stdio_cache.py;
-        docs/results.md, "Across processes"). False: in this process's memory."""
-        self._stdio_cached = False
-        if list_ttl_ms < 0 or read_ttl_ms < 0:
-            raise ValueError("list_ttl_ms and read_ttl_ms must be >= 0")
-        self.hide_unauthorized = hide_unauthorized
-        """Lists leave out what the request's principal lacks the scopes to call (docs/
-        operations.md, "Auth"); lists then differ per principal, so their cacheScope is
-        private."""
-        if hide_unauthorized:
-            cache_scope = "private"
-        self.cache = render.CachePolicy(list_ttl_ms, read_ttl_ms, cache_scope)
-        """2026-07-28 freshness hints (ttlMs, cacheScope) on discover, lists and reads."""
-        self.state_signer = StateSigner(state_secret, ttl=state_ttl)
-        """Signs the requestState of input-required results (2026-07-28), and the refs of the
-        continuation. Give every process that serves the same clients one secret (state_secret=
-        or PLAINMCP_STATE_SECRET)."""
-        self._continuation = None if continuation is None else check_name(continuation)
-        """The name of the built-in tool that returns the next part of a cut result
-        (docs/results.md, "Reading the rest"); listed and callable while offloading is on."""
-        self._continuation_tool: Tool | None = None
-        self.describe_parts = describe_parts
-        """Tools whose results may be cut in parts get a sentence saying so in their
-        description (False: descriptions stay as written)."""
-        self.telemetry = telemetry
-        """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
-        self._instruments = None
+        store: BlobStore = blob_store if blob_store is not None else MemoryStore()
+        self.core = Components(
+            settings,
+            blob_store=store,
+            state_signer=StateSigner(state_secret, ttl=state_ttl),
+            extensions=check_extensions(extensions) if extensions else (),
+        )
+        """The parts the handlers are given: settings, registries, store, signer."""
+        for field, group in _SETTINGS.items():
+            object.__setattr__(self, field, getattr(getattr(settings, group), field))
+        self.blob_store, self.state_signer = store, self.core.state_signer
+        self.core.default_store = store if blob_store is None else None
         if telemetry is not None:
             from plainmcp.telemetry import instrument
 
-            self._instruments = instrument(telemetry)
-        self._lifespan = Lifespan(as_factory(lifespan)) if lifespan is not None else None
+            self.core.instruments = instrument(telemetry)
+        self._instruments = self.core.instruments  # for modules not yet moved to `core`
+        self.lifespan_manager = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
+        self._lifespan = self.lifespan_manager  # for modules not yet moved to `lifespan`
+        self.core.lifespan = self.lifespan_manager
+        self.core.routes = routes(extensions=self.core.extensions)
         self._pipeline: Pipeline | None = None
-        """The middleware, in the order given (None: no middleware, the hot path)."""
+        """The middleware, in the order given (None: none)."""
         for each in middleware:
             self.add_middleware(each)
-        self._tools: dict[str, Tool] = {}
-        self._tools_offload = False
-        """Some tool's own limits offload (so resources/read serves blobs, whatever the
-        server's payload_limits say)."""
-        self._tool_pages: dict[tuple[str, bool, int | None, str], list[dict[str, Any]]] = {}
-        self.offers = Offers(self, self._registered)
-        """What each revision, session and request is offered (plainmcp.offers)."""
-        self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
-        self.relay: Callable[[str, str], None] | None = None
+        self._tools = self.core.tools.by_key  # read-only, for modules not yet moved to `core`
+        self._tool_pages = self.core.tool_pages  # one dict (tests/hosts/test_adapt.py reads it)
+        self._connections = self.core.announcer.connections
+
+    @property
+    def telemetry(self) -> Telemetry | None:
+        """OpenTelemetry spans and metrics (docs/operations.md, "Telemetry"); None: off."""
+        return self.core.settings.telemetry
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        group = _SETTINGS.get(name)
+        if group is not None and "core" in self.__dict__:
+            core = self.core
+            core.settings = core.settings.with_field(name, value)
+            value = getattr(getattr(core.settings, group), name)
+        elif name in _COMPONENTS and "core" in self.__dict__:
+            setattr(self.core, name, value)
+        object.__setattr__(self, name, value)
+
+    @property
+    def relay(self) -> Callable[[str, str], None] | None:
         """Set by a transport whose sessions live in many processes: list changes and resource
         updates go through it to every process, each of which calls `fan_out`."""
-        self._resources: Resources | None = None
-        self._prompts: Prompts | None = None
-        self._template_completers: dict[tuple[ResourceTemplate, str], Completer] = {}
-        """Explicit completers by (template, variable); keyed by the template object, not its
-        URI, so that a template removed and registered again does not keep the old ones."""
+        return self.core.announcer.relay
 
-    def _registered(self) -> Registered:
-        """What decides the offers besides the revision, read without creating a registry
-        that was never used."""
-        resources, prompts = self._resources, self._prompts
-        return (
-            bool(resources is not None and len(resources))
-            or self.payload_limits.offload
-            or self._tools_offload,
-            bool(prompts is not None and len(prompts)),
-            resources is not None and resources.has_templates,
-        )
+    @relay.setter
+    def relay(self, relay: Callable[[str, str], None] | None) -> None:
+        self.core.announcer.relay = relay
 
     @property
     def resources(self) -> Resources:
         """The resources and templates. Created, and its module imported, on first use: a
         server of tools alone never loads them (start-up time for every session a host
         spawns)."""
-        if self._resources is None:
-            from plainmcp.resources import Resources
-
-            self._resources = Resources(
-                on_change=lambda: self._announce("list_changed", "resources")
-            )
-        return self._resources
+        return self.core.resources
 
     @property
     def prompts(self) -> Prompts:
         """The prompts; created on first use, as `resources` is."""
-        if self._prompts is None:
-            from plainmcp.prompts import Prompts
-
-            self._prompts = Prompts(on_change=lambda: self._announce("list_changed", "prompts"))
-        return self._prompts
+        return self.core.prompts
 
     # --- registration ----------------------------------------------------------------------
 
@@ -206,25 +248,7 @@ class Server:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(
-        self,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: Mapping[str, Any] | None = None,
-        icons: Sequence[Icon] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        output_schema: Mapping[str, Any] | None = None,
-        input_schema: Mapping[str, Any] | None = None,
-        structured: bool | None = None,
-        timeout: float | None = None,
-        scopes: Sequence[str] | None = None,
-        limits: PayloadLimits | None = None,
-        text_fallback: TextFallback | None = None,
-        examples: Sequence[Mapping[str, Any]] | None = None,
-        inline: bool = False,
-    ) -> Callable[[F], F]: ...
+    def tool(self, **settings: Unpack[ToolSettings]) -> Callable[[F], F]: ...
 
     def tool(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
         """Register a function as a tool; works bare (`@app.tool`) or with settings."""
@@ -238,48 +262,43 @@ class Server:
 
         return register
 
-    def add_tool(self, fn: Callable[..., Any], **settings: Any) -> Tool:
+    def add_tool(self, fn: Callable[..., Any], **settings: Unpack[ToolSettings]) -> Tool:
         """Register `fn` (same settings as `@app.tool`); returns the definition built."""
         tool = make_tool(fn, **settings)
-        if tool.name in self._tools:
-            raise ValueError(f"a tool named {tool.name!r} is already registered")
-        if tool.name == self._continuation:
+        if tool.name == self.core.settings.results.continuation:
             raise ValueError(
                 f"a tool named {tool.name!r} would hide the built-in continuation of that name;"
                 " rename the tool, or give the continuation another name with"
                 f" Server(continuation=...) (None turns it off)"
             )
-        self._tools[tool.name] = tool
-        self._tools_changed()
-        return tool
+        return self.core.tools.add(tool.name, tool)
 
     def remove_tool(self, name: str) -> None:
-        del self._tools[name]
-        self._tools_changed()
+        self.core.tools.remove(name)
 
     @property
     def tools(self) -> Mapping[str, Tool]:
-        return dict(self._tools)
+        return dict(self.core.tools.by_key)  # type: ignore[arg-type]
 
     @property
-    def tools_view(self) -> Mapping[str, Tool]:  # the tools by name, not copied as `tools` is
-        return self._tools
+    def offers(self) -> Offers:
+        """What each revision, session and request is offered (plainmcp.offers)."""
+        return self.core.offers
+
+    @property
+    def tools_view(self) -> Mapping[str, Tool]:
+        """The tools by name, not copied as `tools` is (read per stateless request)."""
+        return self.core.tools.by_key  # type: ignore[return-value]
 
     @property
     def continuation(self) -> Tool | None:
         """The continuation tool while it is offered (offloading on), else None."""
-        if self._continuation is None or not self.payload_limits.offload:
-            return None
-        built = self._continuation_tool
-        if built is None or built.name != self._continuation:
-            built = self._continuation_tool = continuation_tool(self, self._continuation)
-        return built
+        return self.core.continuation
 
     @property
     def follow(self) -> Follow | None:
         """How markers name the continuation (None while it is not offered)."""
-        tool = self.continuation
-        return None if tool is None else Follow(tool.name, self.state_signer)
+        return self.core.follow
 
     def resource(self, uri: str, **settings: Any) -> Callable[[F], F]:
         """Register a function as the resource at `uri`; `{name}` in it makes a template.
@@ -315,24 +334,14 @@ class Server:
         added = self.resources.add(target, uri, **settings)
         if isinstance(added, ResourceTemplate):
             for variable, completer in (complete or {}).items():
-                self._template_completers[(added, variable)] = completer
+                self.core.completers.add((added, variable), completer)
         return added
 
     @overload
     def prompt(self, fn: F, /) -> F: ...
 
     @overload
-    def prompt(
-        self,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        icons: Sequence[Icon] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        complete: Mapping[str, Completer] | None = None,
-        scopes: Sequence[str] | None = None,
-    ) -> Callable[[F], F]: ...
+    def prompt(self, **settings: Unpack[PromptSettings]) -> Callable[[F], F]: ...
 
     def prompt(self, fn: Any = None, /, **settings: Any) -> Any:  # type: ignore[misc]
         """Register a function as a prompt; works bare (`@app.prompt`) or with settings."""
@@ -352,31 +361,22 @@ class Server:
         self._announce("updated", uri)
 
     def _announce(self, kind: str, subject: str) -> None:
-        relay = self.relay
-        if relay is not None:
-            relay(kind, subject)
-        else:
-            self.fan_out(kind, subject)
+        self.core.announcer.announce(kind, subject)
 
     def fan_out(self, kind: str, subject: str) -> None:
         """Tell this process's clients: `kind` "updated" (`subject` a resource URI) or
         "list_changed" (`subject` a feature: "tools", "prompts", "resources")."""
-        if kind == "updated":
-            notify.resource_updated(self._connections, subject)
-        else:
-            notify.list_changed(self._connections, subject)
-
-    def _tools_changed(self) -> None:
-        self._tool_pages.clear()
-        self._tools_offload = any(t.limits.offload for t in self._tools.values() if t.limits)
-        self._announce("list_changed", "tools")
+        self.core.announcer.fan_out(kind, subject)
 
     def add_middleware(self, middleware: Middleware) -> None:
         """Add a middleware inside those already added (the first added runs outermost)."""
         from plainmcp.middleware.base import Pipeline
 
         given = self._pipeline.middleware if self._pipeline is not None else ()
-        self._pipeline = Pipeline((*given, middleware))
+        pipeline = self._pipeline = Pipeline((*given, middleware))
+        # Composed now, once: a request finds its method's handler with the middleware in it.
+        self.core.routes = routes(pipeline.wrap, self.core.extensions)
+        self.core.around = pipeline.around_call if pipeline.calls else None
 
     # --- running ---------------------------------------------------------------------------
 
@@ -452,7 +452,7 @@ class Server:
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
-        return Context(ex, client_timeout=self.client_request_timeout, lifespan=self._lifespan)
+        return self.core.context(ex)
 
 
 def _exit_failed_start(exc: LifespanError) -> None:

@@ -46,11 +46,12 @@ BLOBS = "blobs"
 def use_user_cache(server: Server) -> None:
     """Keep the server's payloads and state secret in its cache folder, for what the user left
     to the defaults (called by the stdio transport before it serves)."""
-    if not server.stdio_cache or server._stdio_cached:
+    core = server.core
+    if not server.stdio_cache or core.stdio_cached:
         return
-    server._stdio_cached = True
+    core.stdio_cached = True
     folder = server_dir(server.name)
-    if server.blob_store is server._default_store:  # not one given, nor one set since
+    if core.blob_store is core.default_store:  # not one given, nor one set since
         server.blob_store = CachedStore(os.path.join(folder, BLOBS), server.blob_store)
     signer = server.state_signer
     if signer.ephemeral:

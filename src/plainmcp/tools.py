@@ -10,7 +10,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from plainmcp import agreement, encoding, images, paging
 from plainmcp.content import ContentBlock, ContentError, Icon
@@ -18,7 +18,7 @@ from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError, field_lines
 from plainmcp.headers import check_header_markers
-from plainmcp.invoke import FunctionSpec, function_spec, invoke
+from plainmcp.invoke import Around, FunctionSpec, function_spec, invoke
 from plainmcp.options import PayloadLimits, ResultOptions, TextFallback, TextMode, text_mode
 from plainmcp.results import (
     NOTHING,
@@ -174,26 +174,55 @@ def _is_content_annotation(annotation: Any) -> bool:
     return any(_is_content_annotation(arg) for arg in typing.get_args(annotation))
 
 
-def make_tool(
-    fn: Callable[..., Any],
-    *,
-    name: str | None = None,
-    title: str | None = None,
-    description: str | None = None,
-    annotations: Mapping[str, Any] | None = None,
-    icons: Sequence[Icon] | None = None,
-    meta: Mapping[str, Any] | None = None,
-    output_schema: Mapping[str, Any] | None = None,
-    input_schema: Mapping[str, Any] | None = None,
-    structured: bool | None = None,
-    timeout: float | None = None,
-    scopes: Iterable[str] | None = None,
-    limits: PayloadLimits | None = None,
-    text_fallback: TextFallback | None = None,
-    examples: Iterable[Mapping[str, Any]] | None = None,
-    inline: bool = False,
-) -> Tool:
+class ToolSettings(TypedDict, total=False):
+    """What `@app.tool(...)` takes besides the function (the one list of its settings;
+    docs/tools.md says what each does)."""
+
+    name: str | None
+    title: str | None
+    description: str | None
+    annotations: Mapping[str, Any] | None
+    icons: Sequence[Icon] | None
+    meta: Mapping[str, Any] | None
+    output_schema: Mapping[str, Any] | None
+    input_schema: Mapping[str, Any] | None
+    structured: bool | None
+    timeout: float | None
+    scopes: Iterable[str] | None
+    limits: PayloadLimits | None
+    text_fallback: TextFallback | None
+    examples: Iterable[Mapping[str, Any]] | None
+    inline: bool
+
+
+def unknown_settings(settings: Mapping[str, Any], known: type, what: str) -> None:
+    """TypeError for a keyword the settings do not have (as a Python signature refuses it)."""
+    for key in settings:
+        if key not in known.__annotations__:
+            raise TypeError(f"{what}() got an unexpected keyword argument {key!r}")
+
+
+def make_tool(fn: Callable[..., Any], **settings: Unpack[ToolSettings]) -> Tool:
     """Build a Tool from a function; raises at registration for anything that cannot work."""
+    unknown_settings(settings, ToolSettings, "make_tool")
+    name, title, description = (
+        settings.get("name"),
+        settings.get("title"),
+        settings.get("description"),
+    )
+    annotations, icons, meta = (
+        settings.get("annotations"),
+        settings.get("icons"),
+        settings.get("meta"),
+    )
+    output_schema, input_schema = settings.get("output_schema"), settings.get("input_schema")
+    structured, timeout, scopes = (
+        settings.get("structured"),
+        settings.get("timeout"),
+        settings.get("scopes"),
+    )
+    limits, text_fallback = settings.get("limits"), settings.get("text_fallback")
+    examples, inline = settings.get("examples"), settings.get("inline", False)
     if not callable(fn):
         raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
     name = check_name(name if name is not None else getattr(fn, "__name__", ""))
@@ -289,13 +318,14 @@ async def call_tool(
     mask_errors: bool = False,
     context: Any = None,
     timeout: float | None = None,
+    around: Around | None = None,
 ) -> CallResult:
     """Validate, run and shape one call. Tool failures come back as isError results.
 
     `timeout` (seconds) bounds a tool that sets none of its own (see `invoke.invoke`).
     """
     try:
-        value = await invoke(tool.spec, arguments, context, mask_errors, timeout)  # positional: hot
+        value = await invoke(tool.spec, arguments, context, mask_errors, timeout, around)  # hot
     except ToolError as exc:
         return error_result(exc.message)
     if type(value) not in _VALUES and paging.is_paged(value):

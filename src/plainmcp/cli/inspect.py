@@ -32,7 +32,7 @@ def offer(server: Server, rev: Revision) -> dict[str, Any]:
     return {
         "serverInfo": server.offers.server_info(rev),
         "capabilities": server.offers.capabilities(rev),
-        "tools": tool_list(server, rev),
+        "tools": tool_list(server.core, rev),
         "resources": [definitions.resource(r, rev) for r in server.resources.resources],
         "resourceTemplates": [
             definitions.resource_template(t, rev) for t in server.resources.templates

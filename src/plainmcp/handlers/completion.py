@@ -9,22 +9,20 @@ from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
 
 
-async def complete(server: Server, ex: Exchange) -> dict[str, Any]:
+async def complete(core: Components, ex: Exchange) -> dict[str, Any]:
     from plainmcp import completion  # loaded by the first completion request
 
     asked = completion.read_request(ex.params)
-    scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
+    scopes.require(*scopes.needed(core, ex.request.method, ex.params), ex.principal)
     if asked.ref_type == "ref/prompt":
-        completer = server.prompts.completer(asked.ref, asked.argument)
+        completer = core.prompts.completer(asked.ref, asked.argument)
         label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"
     else:
-        template = next(
-            (t for t in server.resources.templates if t.uri_template == asked.ref), None
-        )
+        template = next((t for t in core.resources.templates if t.uri_template == asked.ref), None)
         if template is None:
             raise RpcError(INVALID_PARAMS, f"Unknown resource template: {asked.ref}")
         if asked.argument not in template.variables:
@@ -32,8 +30,10 @@ async def complete(server: Server, ex: Exchange) -> dict[str, Any]:
                 INVALID_PARAMS,
                 f"Resource template '{asked.ref}' has no variable '{asked.argument}'",
             )
-        explicit = server._template_completers.get((template, asked.argument))
+        explicit = core.completers.get((template, asked.argument))
         completer = completion.completer_for(template.fn, asked.argument, explicit)
         label = f"completion of '{asked.ref}' variable '{asked.argument}'"
-    found = await completion.complete(completer, asked.value, asked.context, label=label)
+    found = await completion.complete(
+        completer, asked.value, asked.context, label=label, around=core.around
+    )
     return render.completion_result(found, ex.revision)

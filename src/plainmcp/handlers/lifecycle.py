@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 from plainmcp.wire.revisions import REVISIONS, negotiate
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
 
 
-async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
+async def initialize(core: Components, ex: Exchange) -> dict[str, Any]:
     params = ex.params
     rev = negotiate(params["protocolVersion"])
-    offers = server.offers
+    offers = core.offers
     ex.peer.session.open(
         rev,
         client_info=params.get("clientInfo", {}),
@@ -27,25 +27,27 @@ async def initialize(server: Server, ex: Exchange) -> dict[str, Any]:
         "capabilities": offers.capabilities(rev),
         "serverInfo": offers.server_info(rev),
     }
-    if server.instructions:
-        result["instructions"] = server.instructions
+    instructions = core.settings.identity.instructions
+    if instructions:
+        result["instructions"] = instructions
     return result
 
 
-async def discover(server: Server, ex: Exchange) -> dict[str, Any]:
+async def discover(core: Components, ex: Exchange) -> dict[str, Any]:
     result: dict[str, Any] = {
         "supportedVersions": list(reversed(REVISIONS)),
-        "capabilities": server.offers.capabilities(ex.revision),
+        "capabilities": core.offers.capabilities(ex.revision),
     }
-    if server.instructions:
-        result["instructions"] = server.instructions
+    instructions = core.settings.identity.instructions
+    if instructions:
+        result["instructions"] = instructions
     return result
 
 
-async def ping(server: Server, ex: Exchange) -> dict[str, Any]:
+async def ping(core: Components, ex: Exchange) -> dict[str, Any]:
     return {}
 
 
-async def set_level(server: Server, ex: Exchange) -> dict[str, Any]:
+async def set_level(core: Components, ex: Exchange) -> dict[str, Any]:
     ex.peer.session.set_log_level(ex.params["level"])
     return {}

@@ -15,32 +15,32 @@ from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.methods import RESOURCES_LIST, TEMPLATES_LIST
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
 
 
-async def list_resources(server: Server, ex: Exchange) -> dict[str, Any]:
-    items, next_cursor = server.resources.page(
-        ex.params.get("cursor"), server.page_size, visible(server, ex)
+async def list_resources(core: Components, ex: Exchange) -> dict[str, Any]:
+    items, next_cursor = core.resources.page(
+        ex.params.get("cursor"), core.settings.limits.page_size, visible(core, ex)
     )
     rendered = [definitions.resource(r, ex.revision) for r in items]
     return definitions.listing(RESOURCES_LIST, rendered, next_cursor)
 
 
-async def list_templates(server: Server, ex: Exchange) -> dict[str, Any]:
+async def list_templates(core: Components, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
-    items, next_cursor = server.resources.template_page(
-        cursor, server.page_size, visible(server, ex)
+    items, next_cursor = core.resources.template_page(
+        cursor, core.settings.limits.page_size, visible(core, ex)
     )
     rendered = [definitions.resource_template(t, ex.revision) for t in items]
     return definitions.listing(TEMPLATES_LIST, rendered, next_cursor)
 
 
-async def read(server: Server, ex: Exchange) -> dict[str, Any]:
+async def read(core: Components, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
     if blob_key(uri) is not None:
         # Only the principal that stored it, holding the scopes of the tool that made it.
-        store = owned(server.blob_store, server.state_signer, ex.principal)
+        store = owned(core.blob_store, core.state_signer, ex.principal)
         try:
             found = await read_blob(uri, store)
         except BlobEvicted as exc:
@@ -54,12 +54,14 @@ async def read(server: Server, ex: Exchange) -> dict[str, Any]:
             else Contents(uri, blob=data, mime_type=mime_type)
         )
         return render.read_result([item], ex.revision)
-    served = server.resources.match(uri)
+    served = core.resources.match(uri)
     if served is not None and served[0].scopes:
         scopes.require(f"resource {uri!r}", served[0].scopes, ex.principal)
-    injected = inject(server, ex, served[0].spec if served is not None else None)
+    injected = inject(core, ex, served[0].spec if served is not None else None)
     try:
-        items = await server.resources.read(uri, inject=injected, options=server.options)
+        items = await core.resources.read(
+            uri, inject=injected, options=core.options, around=core.around
+        )
     except ResourceNotFound as exc:
         raise render.resource_not_found(exc.uri, ex.revision) from None
     return render.read_result(items, ex.revision)

@@ -11,25 +11,25 @@ from plainmcp.wire import render
 from plainmcp.wire.meta import SUBSCRIPTION_ID
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
 
 
-async def subscribe(server: Server, ex: Exchange) -> dict[str, Any]:
+async def subscribe(core: Components, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
-    if not server.resources.exists(uri):
+    if not core.resources.exists(uri):
         raise render.resource_not_found(uri, ex.revision)
-    scopes.require(*scopes.needed(server, ex.request.method, ex.params), ex.principal)
+    scopes.require(*scopes.needed(core, ex.request.method, ex.params), ex.principal)
     ex.peer.session.subscribe(uri)
     return {}
 
 
-async def unsubscribe(server: Server, ex: Exchange) -> dict[str, Any]:
+async def unsubscribe(core: Components, ex: Exchange) -> dict[str, Any]:
     ex.peer.session.unsubscribe(ex.params["uri"])
     return {}
 
 
-async def listen(server: Server, ex: Exchange) -> dict[str, Any]:
+async def listen(core: Components, ex: Exchange) -> dict[str, Any]:
     """A stream of the notifications the client opted in to, until it cancels or the
     transport ends it (`notify` fans them out to it)."""
     wanted = ex.params["notifications"]
@@ -44,8 +44,8 @@ async def listen(server: Server, ex: Exchange) -> dict[str, Any]:
         known = [
             u
             for u in uris
-            if server.resources.exists(u)
-            and scopes.allowed(scopes.needed(server, "resources/read", {"uri": u})[1], ex.principal)
+            if core.resources.exists(u)
+            and scopes.allowed(scopes.needed(core, "resources/read", {"uri": u})[1], ex.principal)
         ]
         if known:
             honoured["resourceSubscriptions"] = known

@@ -1,5 +1,6 @@
 """tools/list and tools/call: the tool list per revision (cached), and a call through its
-concurrency bound and the payload guards to the rendered result."""
+concurrency bound and the payload guards to its CallResult (what middleware sees), rendered
+for the revision and the host by `render_call`, the method's rendering step."""
 
 from __future__ import annotations
 
@@ -17,66 +18,55 @@ from plainmcp.truncate import PLAIN
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
-from plainmcp.wire.methods import TOOLS_LIST
+from plainmcp.wire.methods import TOOLS_LIST, Method
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.exchange import Exchange
     from plainmcp.results import CallResult
-    from plainmcp.server import Server
     from plainmcp.tools import Tool
 
 
-def listed(server: Server) -> list[Tool]:
-    """The tools `tools/list` shows: the registered ones, then the continuation if offered."""
-    tools = list(server._tools.values())
-    builtin = server.continuation
-    if builtin is not None:
-        tools.append(builtin)
-    return tools
-
-
 def tool_list(
-    server: Server, rev: Revision, profile: HostProfile = GENERIC
+    core: Components, rev: Revision, profile: HostProfile = GENERIC
 ) -> list[dict[str, Any]]:
     """Every tool rendered for `rev` (and for `profile`'s host, where it differs); built once
     per revision and profile until the tools (or the limits their descriptions mention) change."""
-    builtin = server.continuation
-    limits = server.payload_limits
-    describe = builtin is not None and server.describe_parts
+    builtin = core.continuation
+    results = core.settings.results
+    limits = results.payload_limits
+    describe = builtin is not None and results.describe_parts
     key = (rev.version, describe, limits.structured, "")
-    rendered = server._tool_pages.get(key)
+    rendered = core.tool_pages.get(key)
     if rendered is None:
         rendered = [
             definitions.tool(
                 t,
                 rev,
-                server.options,
+                results.options,
                 continuation.describe(t.limits or limits, builtin.name)
                 if builtin is not None and describe and may_be_cut(t)
                 else None,
             )
-            for t in server._tools.values()
+            for t in core.tools.by_key.values()
         ]
         if builtin is not None:
-            rendered.append(definitions.tool(builtin, rev, server.options))
-        server._tool_pages[key] = rendered
+            rendered.append(definitions.tool(builtin, rev, results.options))
+        core.tool_pages[key] = rendered
     if profile is GENERIC:
         return rendered
     host_key = (rev.version, describe, limits.structured, profile.key)
-    for_host = server._tool_pages.get(host_key)
+    for_host = core.tool_pages.get(host_key)
     if for_host is None:
-        sizes = [
-            adapt.advertised_limit(profile, t.limits or server.payload_limits)
-            for t in listed(server)
-        ]
+        sizes = [adapt.advertised_limit(profile, t.limits or limits) for t in core.listed_tools()]
         one_part = adapt.shows_one_part(profile)
         for_host = (
             rendered
             if all(n is None for n in sizes) and not one_part
             else adapt.tool_definitions(rendered, sizes, "_meta" in rev.tool_fields, one_part)
         )
-        server._tool_pages[host_key] = for_host
+        core.tool_pages[host_key] = for_host
     return for_host
 
 
@@ -96,61 +86,62 @@ def may_be_cut(tool: Tool) -> bool:
     )
 
 
-async def list_tools(server: Server, ex: Exchange) -> dict[str, Any]:
+async def list_tools(core: Components, ex: Exchange) -> dict[str, Any]:
     cursor = ex.params.get("cursor")
-    rendered = tool_list(server, ex.revision, profile_for(ex.client_info))
-    if server.hide_unauthorized and ex.principal is not None:
+    rendered = tool_list(core, ex.revision, profile_for(ex.client_info))
+    if core.settings.caching.hide_unauthorized and ex.principal is not None:
         rendered = [
             r
-            for t, r in zip(listed(server), rendered, strict=True)
+            for t, r in zip(core.listed_tools(), rendered, strict=True)
             if scopes.allowed(t.scopes, ex.principal)
         ]
-    tools, next_cursor = page(rendered, cursor, server.page_size)
+    tools, next_cursor = page(rendered, cursor, core.settings.limits.page_size)
     return definitions.listing(TOOLS_LIST, list(tools), next_cursor)
 
 
-async def call(server: Server, ex: Exchange) -> dict[str, Any]:
-    name = ex.params["name"]
-    tool = server._tools.get(name)
+async def call(core: Components, ex: Exchange) -> CallResult:
+    name = ex.request.params["name"]  # not `ex.params`: a property, and hot
+    tool = core.tools.by_key.get(name)
     if tool is None:
-        tool = find(server, name)
-    profile = profile_for(ex.client_info)
-    outcome = await run(server, ex, tool, profile)
-    return rendered(server, ex, outcome, tool, profile)
+        tool = find(core, name)
+    return await run(core, ex, tool)
 
 
-def rendered(
-    server: Server,
-    ex: Exchange,
-    outcome: CallResult,
-    tool: Tool | None,
-    profile: HostProfile | None = None,
+def render_call(
+    core: Components, ex: Exchange, method: Method, outcome: CallResult
 ) -> dict[str, Any]:
-    """The CallToolResult for the request's revision and host (GENERIC: one dict lookup more)."""
+    """tools/call's rendering step (`Method.render` "call"): the CallResult for the request's
+    revision, with the named tool's output schema and text mode, adapted to the host (GENERIC:
+    one dict lookup more), then finished as every result is (dispatch.finish), written out
+    here: hot."""
+    name = ex.request.params["name"]
+    tool = core.tools.by_key.get(name)
+    if tool is None:
+        tool = core.find_tool(name)
     schema = tool.output_schema if tool is not None else None
     mode = tool.text_fallback if tool is not None else None
-    out = render.call_result(outcome, ex.revision, server.options, schema, mode)
-    if profile is None:
-        profile = profile_for(ex.client_info)
-    if profile is GENERIC:
-        return out
-    return adapt.call_result(out, outcome, profile, ex.revision.structured)
+    rev = ex.revision
+    out = render.call_result(outcome, rev, core.settings.results.options, schema, mode)
+    profile = profile_for(ex.client_info)
+    if profile is not GENERIC:
+        out = adapt.call_result(out, outcome, profile, rev.structured)
+    if rev.result_type:
+        info = core.offers.server_info(rev)
+        return render.finish_result(out, method, rev, info, core.settings.caching.cache)
+    return out
 
 
-def find(server: Server, name: str) -> Tool:
+def find(core: Components, name: str) -> Tool:
     """The tool `name` (the continuation included); -32602 naming it when there is none
     (`call` inlines the common case: hot)."""
-    tool = server._tools.get(name)
+    tool = core.find_tool(name)
     if tool is None:
-        builtin = server.continuation
-        if builtin is not None and builtin.name == name:
-            return builtin
         raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}")
     return tool
 
 
 async def run(
-    server: Server, ex: Exchange, tool: Tool, profile: HostProfile | None = None
+    core: Components, ex: Exchange, tool: Tool, profile: HostProfile | None = None
 ) -> CallResult:
     """The call's result before rendering (what middleware sees): the tool's scopes, then
     the concurrency bound and the payload guards (the tool's own limits, else the server's).
@@ -158,25 +149,28 @@ async def run(
     that a call reaching the tool through middleware is checked too."""
     if tool.scopes:
         scopes.require(f"tool {tool.name!r}", tool.scopes, ex.principal)
-    arguments = ex.params.get("arguments")
+    arguments = ex.request.params.get("arguments")
     if arguments is None:
         arguments = {}
-    context = server.context(ex) if tool.spec.context_params else None
+    context = core.context(ex) if tool.spec.context_params else None
+    settings = core.settings
+    results = settings.results
     once = functools.partial(
         call_tool,
         tool,
         arguments,
-        server.options,
-        mask_errors=server.mask_errors,
+        results.options,
+        mask_errors=results.mask_errors,
         context=context,
-        timeout=server.tool_timeout,
+        timeout=settings.limits.tool_timeout,
+        around=core.around,
     )
-    if server.max_concurrent_tools is None:
+    if settings.limits.max_concurrent_tools is None:
         outcome = await once()
     else:
-        async with _slots(server):
+        async with _slots(core):
             outcome = await once()
-    limits = tool.limits or server.payload_limits
+    limits = tool.limits or results.payload_limits
     if profile is None:
         profile = profile_for(ex.client_info)
     counting = PLAIN
@@ -187,16 +181,17 @@ async def run(
         from plainmcp.blob_owner import owned  # the slow path: not at start-up
 
         # What is stored is the caller's, behind the tool's scopes (blob_owner.py).
-        store = owned(server.blob_store, server.state_signer, ex.principal, tool.scopes)
+        store = owned(core.blob_store, core.state_signer, ex.principal, tool.scopes)
         outcome = await guard(
-            outcome, limits, store, output=tool.output, follow=server.follow, counting=counting
+            outcome, limits, store, output=tool.output, follow=core.follow, counting=counting
         )
     return outcome
 
 
-def _slots(server: Server) -> anyio.CapacityLimiter:
+def _slots(core: Components) -> anyio.CapacityLimiter:
     """The server's bound on tool calls at once, made on first use (inside the event loop)."""
-    assert server.max_concurrent_tools is not None
-    if server._tool_slots is None:
-        server._tool_slots = anyio.CapacityLimiter(server.max_concurrent_tools)
-    return server._tool_slots
+    bound = core.settings.limits.max_concurrent_tools
+    assert bound is not None
+    if core.tool_slots is None:
+        core.tool_slots = anyio.CapacityLimiter(bound)
+    return core.tool_slots

@@ -24,18 +24,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import invoke
-from plainmcp.handlers import tools as tool_calls
 from plainmcp.identity import identity
 from plainmcp.results import CallResult, ToolError, error_result
 from plainmcp.wire import methods
 from plainmcp.wire.jsonrpc import Request
-from plainmcp.wire.methods import TOOLS_CALL, Method
+from plainmcp.wire.methods import Method
 
 if TYPE_CHECKING:
+    from plainmcp.components import Components
     from plainmcp.context import Context
+    from plainmcp.dispatch import Handler
     from plainmcp.exchange import Exchange
     from plainmcp.invoke import FunctionSpec
-    from plainmcp.server import Server
 
 __all__ = ["CallInfo", "Middleware", "NextCall", "NextRequest", "Pipeline", "Reply", "RequestInfo"]
 
@@ -49,7 +49,7 @@ class RequestInfo:
     params: dict[str, Any]
     _ex: Exchange = field(repr=False)
     _entry: Method = field(repr=False)
-    _context: Callable[[Exchange], Context] = field(repr=False)
+    _core: Components = field(repr=False)
 
     @property
     def request_id(self) -> str | int:
@@ -101,7 +101,7 @@ class RequestInfo:
 
     def context(self) -> Context:
         """A Context for this request: to log to the client or report progress from middleware."""
-        return self._context(self._ex)
+        return self._core.context(self._ex)
 
 
 @dataclass(slots=True, eq=False)
@@ -142,7 +142,11 @@ class Middleware:
 
 
 class Pipeline:
-    """A server's middleware in order, split into those around requests and around calls."""
+    """A server's middleware in order, split into those around requests and around calls.
+
+    Built again when a middleware is added; `wrap` puts the request middleware around each
+    method's handler then, once (the Go SDK's `Middleware func(MethodHandler) MethodHandler`),
+    so a request never looks for middleware while it is served."""
 
     def __init__(self, middleware: Sequence[Middleware]) -> None:
         self.middleware = tuple(middleware)
@@ -153,62 +157,43 @@ class Pipeline:
             m for m in self.middleware if type(m).on_request is not Middleware.on_request
         )
         self.calls = tuple(m for m in self.middleware if type(m).on_call is not Middleware.on_call)
-        if self.calls:
-            invoke.wrap_calls()
 
     # --- around requests -------------------------------------------------------------------
 
-    async def serve(
-        self,
-        server: Server,
-        ex: Exchange,
-        entry: Method,
-        handler: Callable[[Server, Exchange], Awaitable[dict[str, Any]]],
-    ) -> dict[str, Any]:
-        """The handler's result for `ex`, through the middleware (the dispatcher's step)."""
-        token = invoke.AROUND.set(self.around_call) if self.calls else None
-        try:
-            request = RequestInfo(entry.name, ex.params, ex, entry, server.context)
-            if entry is TOOLS_CALL:
-                return await self._tool_call(server, ex, request)
-            reply = await self._next(0, _served(server, ex, entry, handler), request)
-            if not isinstance(reply, Reply):
+    def wrap(self, entry: Method, handler: Handler) -> Handler:
+        """`handler` inside the request middleware (the first added outermost). What the
+        chain passes on is a `RequestInfo`; the handler serves the params it ends up with,
+        checked again. tools/call's handler gives a CallResult, any other a `Reply`."""
+        if not self.requests:
+            return handler
+        calls = entry.render == "call"
+
+        async def innermost(request: RequestInfo) -> Any:
+            served = await handler(request._core, _exchange_for(request._ex, request, entry))
+            return served if calls else Reply(served)
+
+        chain: NextRequest = innermost
+        for middleware in reversed(self.requests):
+            chain = _layer(middleware, chain, calls)
+
+        async def wrapped(core: Components, ex: Exchange) -> Any:
+            value = await chain(RequestInfo(entry.name, ex.params, ex, entry, core))
+            if calls:
+                if not isinstance(value, CallResult):
+                    raise TypeError(
+                        f"a middleware answered tools/call with {type(value).__name__},"
+                        " not a CallResult"
+                    )
+                return value
+            if not isinstance(value, Reply):
                 raise TypeError(
-                    f"a middleware answered {entry.name} with {type(reply).__name__}: pass on"
+                    f"a middleware answered {entry.name} with {type(value).__name__}: pass on"
                     " what call_next returned, or raise RpcError"
                 )
-            return reply._value
-        finally:
-            if token is not None:
-                invoke.AROUND.reset(token)
+            return value._value
 
-    async def _tool_call(
-        self, server: Server, ex: Exchange, request: RequestInfo
-    ) -> dict[str, Any]:
-        async def innermost(request: RequestInfo) -> CallResult:
-            served = _exchange_for(ex, request, TOOLS_CALL)
-            tool = tool_calls.find(server, request.params["name"])
-            return await tool_calls.run(server, served, tool)
-
-        outcome = await self._next(0, innermost, request)
-        if not isinstance(outcome, CallResult):
-            raise TypeError(
-                f"a middleware answered tools/call with {type(outcome).__name__}, not a CallResult"
-            )
-        tool = server._tools.get(request.params.get("name"))  # type: ignore[arg-type]
-        return tool_calls.rendered(server, ex, outcome, tool)
-
-    async def _next(self, index: int, innermost: NextRequest, request: RequestInfo) -> Any:
-        """Middleware `index` and those inside it, around `innermost`."""
-        if index == len(self.requests):
-            return await innermost(request)
-        call_next = functools.partial(self._next, index + 1, innermost)
-        if request._entry is TOOLS_CALL:
-            try:
-                return await self.requests[index].on_request(request, call_next)
-            except ToolError as exc:
-                return error_result(exc.message)
-        return await self.requests[index].on_request(request, call_next)
+        wrapped.__module__, wrapped.__qualname__ = handler.__module__, handler.__qualname__
+        return wrapped
 
     # --- around calls ----------------------------------------------------------------------
 
@@ -221,7 +206,7 @@ class Pipeline:
         timeout: float | None,
         name: str | None,
     ) -> Any:
-        """`invoke.invoke` through the call middleware (what `invoke.AROUND` holds)."""
+        """`invoke.invoke` through the call middleware (a server's `Components.around`)."""
 
         async def innermost(call: CallInfo) -> Any:
             return await invoke.invoke(
@@ -239,16 +224,24 @@ class Pipeline:
         )
 
 
-def _served(
-    server: Server,
-    ex: Exchange,
-    entry: Method,
-    handler: Callable[[Server, Exchange], Awaitable[dict[str, Any]]],
-) -> NextRequest:
-    async def innermost(request: RequestInfo) -> Reply:
-        return Reply(await handler(server, _exchange_for(ex, request, entry)))
+def _layer(middleware: Middleware, inner: NextRequest, calls: bool) -> NextRequest:
+    """One request middleware around `inner`; for tools/call, a ToolError it raises is the
+    call's isError result."""
+    on_request = middleware.on_request
+    if not calls:
 
-    return innermost
+        async def layer(request: RequestInfo) -> Any:
+            return await on_request(request, inner)
+
+        return layer
+
+    async def call_layer(request: RequestInfo) -> Any:
+        try:
+            return await on_request(request, inner)
+        except ToolError as exc:
+            return error_result(exc.message)
+
+    return call_layer
 
 
 def _exchange_for(ex: Exchange, request: RequestInfo, entry: Method) -> Exchange:

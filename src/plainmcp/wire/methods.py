@@ -3,8 +3,8 @@
 For each method: the params it takes (checked here, -32602 naming the field), the capability a
 session must have been offered, the target it names (a tool, prompt or resource: the `Mcp-Name`
 header and what a requestState is bound to), the revisions it exists in, and whether its result
-is a paginated list or carries freshness hints. The dispatcher maps each entry to its handler;
-the HTTP rules and the renderer read the entries. Sans-I/O.
+is a paginated list or carries freshness hints. The dispatcher maps each entry to its handler and
+its rendering step; the HTTP rules and the renderer read the entries. Sans-I/O.
 """
 
 from __future__ import annotations
@@ -116,6 +116,14 @@ class Method:
     """A paginated list: the result key its page goes under (`nextCursor` beside it)."""
     ttl: Literal["list", "read"] | None = None
     """2026-07-28 freshness hints on its result (`ttlMs`, `cacheScope`): which policy applies."""
+    extension: str | None = None
+    """The id of the extension whose row this is (plainmcp.extensions): served only to a
+    client that negotiated it, else -32601 as for an unknown method."""
+    render: Literal["result", "call"] = "result"
+    """The one step that turns the handler's value into the result sent (dispatch.RENDER):
+    "result", a dict finished for its revision (resultType, serverInfo, freshness hints);
+    "call", a CallResult (what middleware sees) rendered for the revision and the host, then
+    finished so."""
     revisions: frozenset[str] = field(init=False, compare=False)
     """The revisions that have the method (derived from `since` and the revision table)."""
 
@@ -167,6 +175,7 @@ TOOLS_CALL = Method(
     "tools/call",
     params=(_NAME, _ARGUMENTS),
     target=Target("name", "tool", arguments=True),
+    render="call",
 )
 RESOURCES_LIST = Method(
     "resources/list", params=(_CURSOR,), capability="resources", lists="resources", ttl="list"

@@ -55,7 +55,7 @@ def step_up(
     for message in parsed if isinstance(parsed, list) else (parsed,):
         if not isinstance(message, Request):
             continue
-        _, needed = scopes.needed(server, message.method, message.params)
+        _, needed = scopes.needed(server.core, message.method, message.params)
         lacking = scopes.missing(needed, principal)
         if lacking:
             return insufficient_scope(auth, needed, lacking, metadata)
