@@ -27,15 +27,16 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import orjson
 
-from plainmcp import agreement, mime
-from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, Text
+from plainmcp import agreement
 from plainmcp.context import Context
 from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import known, profile_for
-from plainmcp.options import PayloadLimits
-from plainmcp.results import ToolError, ToolResult, json_text
+from plainmcp.model import mime
+from plainmcp.model.blocks import Audio, ContentBlock, EmbeddedResource, Image, Text
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.results import ToolError, ToolResult, json_text
+from plainmcp.model.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.store import blob_uri
-from plainmcp.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.request_state import StateSigner
 

@@ -18,17 +18,17 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
 from plainmcp.continuation import PARTIAL
 from plainmcp.item_cuts import ItemCut, cut_items
-from plainmcp.options import PayloadLimits
+from plainmcp.model.blocks import Audio, ContentBlock, EmbeddedResource, Image, ResourceLink, Text
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.truncate import JSON_BOUNDARIES, PLAIN, TEXT_BOUNDARIES, Counting, cut, size
 from plainmcp.schema import OutputMismatch
 from plainmcp.store import BlobStore, blob_key, blob_uri
-from plainmcp.truncate import JSON_BOUNDARIES, PLAIN, TEXT_BOUNDARIES, Counting, cut, size
 
 if TYPE_CHECKING:
     from plainmcp.continuation import Follow
-    from plainmcp.results import CallResult
+    from plainmcp.model.results import CallResult
     from plainmcp.schema import OutputSpec
 
 log = logging.getLogger("plainmcp")

@@ -17,7 +17,6 @@ import anyio
 
 from plainmcp import notify
 from plainmcp.connection import Connection, Send
-from plainmcp.content import Icon
 from plainmcp.context import Context
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
@@ -25,7 +24,8 @@ from plainmcp.continuation import make as continuation_tool
 from plainmcp.dispatch import dispatch
 from plainmcp.exchange import Exchange
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
-from plainmcp.options import PayloadLimits, ResultOptions, TextFallback
+from plainmcp.model.blocks import Icon
+from plainmcp.model.options import PayloadLimits, ResultOptions, TextFallback
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, check_name, make_tool
 from plainmcp.wire import render

@@ -12,8 +12,8 @@ from plainmcp import continuation, scopes
 from plainmcp.guards import fits, guard
 from plainmcp.hosts import adapt, budget
 from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
+from plainmcp.model.truncate import PLAIN
 from plainmcp.tools import call_tool
-from plainmcp.truncate import PLAIN
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
@@ -22,7 +22,7 @@ from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
-    from plainmcp.results import CallResult
+    from plainmcp.model.results import CallResult
     from plainmcp.server import Server
     from plainmcp.tools import Tool
 

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import orjson
 
 from plainmcp.hosts.profiles import GENERIC, HostProfile, known
-from plainmcp.options import PayloadLimits
-from plainmcp.results import CallResult
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.results import CallResult
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.revisions import StructuredShape
 

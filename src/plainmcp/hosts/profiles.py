@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from plainmcp.truncate import Unit
+from plainmcp.model.truncate import Unit
 
 T = TypeVar("T")
 

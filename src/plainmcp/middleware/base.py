@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from plainmcp import invoke
 from plainmcp.handlers import tools as tool_calls
-from plainmcp.identity import identity
-from plainmcp.results import CallResult, ToolError, error_result
+from plainmcp.model.identity import identity
+from plainmcp.model.results import CallResult, ToolError, error_result
 from plainmcp.wire import methods
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.methods import TOOLS_CALL, Method

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import orjson
 
-from plainmcp.content import (
+from plainmcp.model.blocks import (
     Audio,
     ContentBlock,
     EmbeddedResource,
@@ -22,10 +22,10 @@ from plainmcp.content import (
     Text,
     content_uri,
 )
-from plainmcp.encoding import as_text
-from plainmcp.options import ResultOptions, TextMode
-from plainmcp.results import CallResult
-from plainmcp.summary import summarize
+from plainmcp.model.encoding import as_text
+from plainmcp.model.options import ResultOptions, TextMode
+from plainmcp.model.results import CallResult
+from plainmcp.model.summary import summarize
 from plainmcp.wire.definitions import annotation_fields, icon, is_object_schema
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.meta import SERVER_INFO
@@ -33,9 +33,7 @@ from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
-    from plainmcp.completion import CompletionResult
-    from plainmcp.prompts import Message, PromptResult
-    from plainmcp.resources import Contents
+    from plainmcp.model.answers import CompletionResult, Contents, Message, PromptResult
 
 STRUCTURED_ELSEWHERE = "The result is in structuredContent."
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from plainmcp import encoding, images, mime
-from plainmcp.content import (
+from plainmcp.model import encoding, images, mime
+from plainmcp.model.blocks import (
     Audio,
     ContentBlock,
     EmbeddedResource,
@@ -19,7 +19,7 @@ from plainmcp.content import (
     Text,
     content_uri,
 )
-from plainmcp.options import ResultOptions
+from plainmcp.model.options import ResultOptions
 
 
 class _Nothing:

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeGuard
 
-from plainmcp import images, mime
-from plainmcp.images import ImageObject
+from plainmcp.model import images, mime
+from plainmcp.model.images import ImageObject
 
 if TYPE_CHECKING:
     from datetime import datetime
