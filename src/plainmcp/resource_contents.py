@@ -10,7 +10,7 @@ from typing import Any
 from plainmcp.errors import ResourceError
 from plainmcp.model import encoding, mime
 from plainmcp.model.answers import Contents
-from plainmcp.model.blocks import Audio, EmbeddedResource, Image, Text
+from plainmcp.model.blocks import EmbeddedResource, Media, Text
 from plainmcp.model.options import ResultOptions
 from plainmcp.wire.jsonrpc import INVALID_PARAMS
 
@@ -44,7 +44,7 @@ def static_value(value: Any, what: str) -> Any:
     """Check a static value once, at registration, so that reading it cannot fail."""
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
-    if isinstance(value, str | bytes | Contents | EmbeddedResource | Text | Image | Audio):
+    if isinstance(value, str | bytes | Contents | EmbeddedResource | Text | Media):
         return value
     try:
         encoding.dumps(value, ResultOptions())
@@ -74,7 +74,7 @@ def static_type(value: Any) -> str | None:
         return mime.sniff(bytes(value)) or DEFAULT_BINARY_TYPE
     if isinstance(value, EmbeddedResource | Contents):
         return value.mime_type
-    if isinstance(value, Image | Audio):
+    if isinstance(value, Media):
         return value.mime_type
     return DEFAULT_JSON_TYPE
 
@@ -106,7 +106,7 @@ def to_contents(
         return [Contents(uri, blob=raw, mime_type=found)]
     if isinstance(value, Contents):
         return [value]
-    if isinstance(value, EmbeddedResource | Text | Image | Audio):
+    if isinstance(value, EmbeddedResource | Text | Media):
         # A single block stands for the resource being read, so it takes the requested URI.
         return [_from_block(value, uri, declared)]
     if isinstance(value, list | tuple) and any(_is_item(v) for v in value):
@@ -123,7 +123,7 @@ def _is_item(value: Any) -> bool:
 
 
 def _from_block(
-    value: EmbeddedResource | Text | Image | Audio, uri: str | None, declared: str | None
+    value: EmbeddedResource | Text | Media, uri: str | None, declared: str | None
 ) -> Contents:
     if isinstance(value, EmbeddedResource):
         return Contents(

@@ -91,25 +91,11 @@ def wrapped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def icon(value: Icon) -> dict[str, Any]:
-    out: dict[str, Any] = {"src": value.src}
-    if value.mime_type is not None:
-        out["mimeType"] = value.mime_type
-    if value.sizes is not None:
-        out["sizes"] = list(value.sizes)
-    if value.theme is not None:
-        out["theme"] = value.theme
-    return out
+    return value.wire()
 
 
 def annotation_fields(value: Annotations, rev: Revision) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if value.audience is not None:
-        out["audience"] = list(value.audience)
-    if value.priority is not None:
-        out["priority"] = value.priority
-    if value.last_modified is not None and "lastModified" in rev.annotation_fields:
-        out["lastModified"] = value.last_modified
-    return out or None
+    return value.wire(rev.annotation_fields)
 
 
 # --- definitions ---------------------------------------------------------------------------
