@@ -13,7 +13,7 @@ import pytest
 from plainmcp import Image, ResultOptions, Server, Text, ToolResult, agreement
 from plainmcp.hosts import profiles
 from plainmcp.hosts.profiles import GENERIC, Cell, HostProfile
-from plainmcp.summary import summarize
+from plainmcp.model.summary import summarize
 from plainmcp.testing import call
 from tests.test_mime import png_bytes
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from plainmcp.blob_owner import ANONYMOUS, HEADER, OwnedBlobs, owned, owner_tag
-from plainmcp.identity import identity
+from plainmcp.model.identity import identity
 from plainmcp.store import MemoryStore
 from plainmcp.transports.http import Principal
 from plainmcp.wire.request_state import StateSigner

@@ -26,7 +26,7 @@ from plainmcp.cli import (
     split_target,
 )
 from plainmcp.client import CallToolResult, ToolInfo, parse_call_result
-from plainmcp.content import ResourceLink, Text
+from plainmcp.model.blocks import ResourceLink, Text
 from plainmcp.server import Server
 from plainmcp.transports.http.app import HttpApp
 from tests.http_server import http_server

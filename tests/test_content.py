@@ -26,7 +26,7 @@ from plainmcp import (
     ResourceLink,
     Text,
 )
-from plainmcp.content import content_uri
+from plainmcp.model.blocks import content_uri
 from plainmcp.wire import render
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition

@@ -13,11 +13,11 @@ import pytest
 from plainmcp import Image, MemoryStore, PayloadLimits, Server, paging
 from plainmcp.client import Client
 from plainmcp.client.results import CallToolResult
-from plainmcp.content import Text
 from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import profile_for
+from plainmcp.model.blocks import Text
+from plainmcp.model.truncate import Unit, size
 from plainmcp.testing import connect
-from plainmcp.truncate import Unit, size
 from tests.conftest import Session
 from tests.continuation import as_documented, next_call
 from tests.test_guards import big_png, shown

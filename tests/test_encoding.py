@@ -16,8 +16,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from plainmcp import Text
-from plainmcp.encoding import BlockInValue, EncodeError, UnknownType, dumps
-from plainmcp.options import ResultOptions
+from plainmcp.model.encoding import BlockInValue, EncodeError, UnknownType, dumps
+from plainmcp.model.options import ResultOptions
 
 DEFAULT = ResultOptions()
 PARIS = timezone(timedelta(hours=1))

@@ -14,11 +14,11 @@ from typing import Any
 import orjson
 import pytest
 
-from plainmcp.content import EmbeddedResource, Image, ResourceLink, Text
 from plainmcp.continuation import Follow
 from plainmcp.guards import guard
-from plainmcp.options import PayloadLimits, ResultOptions
-from plainmcp.results import CallResult
+from plainmcp.model.blocks import EmbeddedResource, Image, ResourceLink, Text
+from plainmcp.model.options import PayloadLimits, ResultOptions
+from plainmcp.model.results import CallResult
 from plainmcp.schema import output_spec, schema_output_spec
 from plainmcp.store import BLOB_PREFIX, MemoryStore, StoredBlob, blob_key, read_blob
 from plainmcp.wire import render

@@ -12,7 +12,10 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import BaseModel, Field
 
-from plainmcp.headers import (
+from plainmcp.model.options import ResultOptions
+from plainmcp.tools import Tool, make_tool
+from plainmcp.wire import definitions
+from plainmcp.wire.param_headers import (
     HEADER_PREFIX,
     MAX_SAFE_INTEGER,
     Header,
@@ -22,9 +25,6 @@ from plainmcp.headers import (
     encode_header_value,
     header_matches,
 )
-from plainmcp.options import ResultOptions
-from plainmcp.tools import Tool, make_tool
-from plainmcp.wire import definitions
 from plainmcp.wire.revisions import REVISIONS
 from tests.mcp_schemas import validate_definition
 

@@ -12,7 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image as PILImage
 
-from plainmcp import images
+from plainmcp.model import images
 from tests.test_mime import png_bytes
 
 matplotlib.use("Agg")
@@ -182,7 +182,7 @@ def test_plainmcp_imports_neither_pil_nor_matplotlib() -> None:
 import asyncio, sys
 import plainmcp
 from plainmcp import ResultOptions
-from plainmcp.results import value_content
+from plainmcp.model.results import value_content
 from plainmcp.tools import call_tool, make_tool
 
 class Fake:

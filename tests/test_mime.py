@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from plainmcp import mime
+from plainmcp.model import mime
 
 
 def png_bytes(width: int = 1, height: int = 1) -> bytes:

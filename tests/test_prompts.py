@@ -15,9 +15,9 @@ import pytest
 from pydantic import Field
 
 from plainmcp.completion import ChoiceCompleter, complete
-from plainmcp.content import Audio, EmbeddedResource, Icon, Image, ResourceLink, Text
 from plainmcp.context import ClientCapabilityError, Context
-from plainmcp.options import ResultOptions
+from plainmcp.model.blocks import Audio, EmbeddedResource, Icon, Image, ResourceLink, Text
+from plainmcp.model.options import ResultOptions
 from plainmcp.prompts import (
     Message,
     Prompt,

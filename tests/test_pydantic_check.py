@@ -7,8 +7,8 @@ import sys
 
 from pydantic import BaseModel, Field
 
-from plainmcp import pydantic_check
-from plainmcp.pydantic_check import is_field_info, is_model, is_model_class
+from plainmcp.model import pydantic_check
+from plainmcp.model.pydantic_check import is_field_info, is_model, is_model_class
 
 
 class Point(BaseModel):

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
 from plainmcp import Audio, Image, ResourceLink, ResultOptions, Text, ToolError, ToolResult
-from plainmcp.content import content_uri
+from plainmcp.model.blocks import content_uri
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS

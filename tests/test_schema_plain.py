@@ -280,7 +280,7 @@ def test_building_plain_specs_imports_no_pydantic() -> None:
         "after = {m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')}\n"
         "print(sorted(after - before))\n"
         "from typing import Annotated\n"
-        "import plainmcp.pydantic_check\n"
+        "import plainmcp.model.pydantic_check\n"
         "def limited(a: int = __import__('pydantic').Field(ge=0)) -> int:\n"
         "    return a\n"
         "schema.input_spec(limited)\n"

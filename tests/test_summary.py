@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from plainmcp import summary
-from plainmcp.encoding import as_text
-from plainmcp.summary import CLOSING, LIMIT, LINE, summarize
+from plainmcp.model import summary
+from plainmcp.model.encoding import as_text
+from plainmcp.model.summary import CLOSING, LIMIT, LINE, summarize
 
 
 def digest(value: Any, indent: int | None = None) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from plainmcp import ResultOptions, Server, ToolResult
 from plainmcp.middleware import Timing
-from plainmcp.options import TextFallback
+from plainmcp.model.options import TextFallback
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from tests.conftest import Session
 

@@ -19,8 +19,8 @@ from typing_extensions import TypedDict
 
 from plainmcp import Icon, Image, ResultOptions, Server, Text, ToolError, ToolResult
 from plainmcp.context import ClientCapabilityError, Context
+from plainmcp.model.results import CallResult
 from plainmcp.resources import safe_join
-from plainmcp.results import CallResult
 from plainmcp.testing import connect, render_all
 from plainmcp.tools import Tool, call_tool, make_tool
 from plainmcp.wire import definitions, render

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plainmcp.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut, cut_point, fitting, size
+from plainmcp.model.truncate import JSON_BOUNDARIES, TEXT_BOUNDARIES, cut, cut_point, fitting, size
 
 TEXT = "aaaa bbbb\ncccc dddd\n\neeee ffff gggg"
 

@@ -2,7 +2,16 @@
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.content import (
+from plainmcp.context import (
+    ClientCapabilityError,
+    ClientRequestError,
+    Context,
+    ElicitResult,
+    Root,
+    SampleResult,
+)
+from plainmcp.errors import ResourceError
+from plainmcp.model.blocks import (
     Annotations,
     Audio,
     ContentBlock,
@@ -14,17 +23,8 @@ from plainmcp.content import (
     ResourceLink,
     Text,
 )
-from plainmcp.context import (
-    ClientCapabilityError,
-    ClientRequestError,
-    Context,
-    ElicitResult,
-    Root,
-    SampleResult,
-)
-from plainmcp.errors import ResourceError
-from plainmcp.options import PayloadLimits, ResultOptions
-from plainmcp.results import ToolError, ToolResult
+from plainmcp.model.options import PayloadLimits, ResultOptions
+from plainmcp.model.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.transports.stdout import hold_stdout
 
@@ -36,12 +36,12 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, McpError, ToolInfo
     from plainmcp.file_store import FileStore
-    from plainmcp.headers import Header
     from plainmcp.prompts import Message, PromptError, PromptResult
     from plainmcp.resource_contents import Contents, safe_join
     from plainmcp.store import BlobStore, MemoryStore, StoredBlob
     from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.security import BearerAuth, Principal
+    from plainmcp.wire.param_headers import Header
 
 _LAZY = {
     "CallToolResult": "plainmcp.client",
@@ -50,7 +50,7 @@ _LAZY = {
     "ToolInfo": "plainmcp.client",
     "BearerAuth": "plainmcp.transports.http.security",
     "Principal": "plainmcp.transports.http.security",
-    "Header": "plainmcp.headers",
+    "Header": "plainmcp.wire.param_headers",
     "Message": "plainmcp.prompts",
     "PromptError": "plainmcp.prompts",
     "PromptResult": "plainmcp.prompts",

@@ -19,11 +19,11 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.content import ContentBlock, Text
-from plainmcp.encoding import as_text
 from plainmcp.hosts import profiles
-from plainmcp.options import ResultOptions
-from plainmcp.summary import summarize
+from plainmcp.model.blocks import ContentBlock, Text
+from plainmcp.model.encoding import as_text
+from plainmcp.model.options import ResultOptions
+from plainmcp.model.summary import summarize
 
 if TYPE_CHECKING:
     from plainmcp.hosts.profiles import HostProfile

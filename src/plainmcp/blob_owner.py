@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
-from plainmcp.identity import identity
+from plainmcp.model.identity import identity
 from plainmcp.store import BlobStore, StoredBlob
 
 if TYPE_CHECKING:

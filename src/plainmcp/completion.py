@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from plainmcp.errors import Failures
 from plainmcp.invoke import Around, FunctionSpec, function_spec, invoke, is_async
+from plainmcp.model.answers import CompletionResult
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
 __all__ = [
@@ -43,15 +44,6 @@ Completer = Callable[[str, Mapping[str, str]], Iterable[str] | Awaitable[Iterabl
 completer can narrow its answer (e.g. the cities of the country already chosen). Sync completers
 run in a worker thread (they may query a database or the file system); async ones on the loop.
 """
-
-
-@dataclass(frozen=True, slots=True)
-class CompletionResult:
-    """At most 100 values; `total` counts every match, `has_more` says some were cut."""
-
-    values: list[str]
-    total: int
-    has_more: bool
 
 
 class ChoiceCompleter:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from plainmcp.extensions import Extension
     from plainmcp.instrumentation import Instrumentation
     from plainmcp.invoke import Around
-    from plainmcp.options import PayloadLimits, ResultOptions
+    from plainmcp.model.options import PayloadLimits, ResultOptions
     from plainmcp.prompts import Prompts
     from plainmcp.resources import Resources
     from plainmcp.store import BlobStore

@@ -27,15 +27,16 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import orjson
 
-from plainmcp import agreement, mime
-from plainmcp.content import Audio, ContentBlock, EmbeddedResource, Image, Text
+from plainmcp import agreement
 from plainmcp.context import Context
 from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import known, profile_for
-from plainmcp.options import PayloadLimits
-from plainmcp.results import ToolError, ToolResult, json_text
+from plainmcp.model import mime
+from plainmcp.model.blocks import ContentBlock, EmbeddedResource, Text, as_media
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.results import ToolError, ToolResult, json_text
+from plainmcp.model.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.store import blob_uri
-from plainmcp.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.request_state import StateSigner
 
@@ -141,7 +142,7 @@ async def _read(server: Components, ctx: Context, ref: str) -> ToolResult:
         raise ToolError(UNKNOWN_REF.format(ref=orjson.dumps(ref).decode(), name=follow.name))
     limits = server.payload_limits
     if blob is None:
-        from plainmcp.guards import duration
+        from plainmcp.guards.offload import duration
 
         raise ToolError(EXPIRED_REF.format(ttl=duration(limits.ttl)))
     profile = profile_for(ctx.client_info)
@@ -250,10 +251,5 @@ def _binary(key: str, data: bytes, mime_type: str, limits: PayloadLimits) -> Too
             " with resources/read."
         )
     block: ContentBlock
-    if mime_type.startswith("image/"):
-        block = Image(data, mime_type=mime_type)
-    elif mime_type.startswith("audio/"):
-        block = Audio(data, mime_type=mime_type)
-    else:
-        block = EmbeddedResource(uri=uri, blob=data, mime_type=mime_type)
+    block = as_media(data, mime_type) or EmbeddedResource(uri=uri, blob=data, mime_type=mime_type)
     return ToolResult(block, meta={PARTIAL: {"from": 0, "sent": len(data), "total": len(data)}})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.context import InputRequired
-from plainmcp.identity import identity
+from plainmcp.model.identity import identity
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, Request, RpcError
 from plainmcp.wire.methods import Method, Target
 from plainmcp.wire.request_state import StateError, StateSigner

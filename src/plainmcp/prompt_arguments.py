@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from plainmcp.invoke import FunctionSpec, Validator
-from plainmcp.pydantic_check import is_field_info
+from plainmcp.model.pydantic_check import is_field_info
 from plainmcp.schema import ArgumentError, FieldError
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 

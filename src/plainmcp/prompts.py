@@ -19,11 +19,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
-from plainmcp.content import ContentBlock, Icon, Role, Text
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
+from plainmcp.model.answers import Message, PromptResult, messages_of
+from plainmcp.model.blocks import Icon
 from plainmcp.registry import Announce, Registry
 from plainmcp.scopes import scope_set
 from plainmcp.tools import check_name, unknown_settings
@@ -84,38 +85,6 @@ class PromptFailures(Failures):
 
 
 FAILURES = PromptFailures()
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class Message:
-    """One prompt message: who says it, and one content block (a str becomes a Text block)."""
-
-    role: Role
-    content: ContentBlock
-
-    def __init__(self, role: Role, content: str | ContentBlock) -> None:
-        if role not in ("user", "assistant"):
-            raise ValueError(f"a message role is 'user' or 'assistant', not {role!r}")
-        if isinstance(content, str):
-            content = Text(content)
-        elif not isinstance(content, ContentBlock):
-            raise TypeError(
-                f"message content is a str or one content block, not {type(content).__name__}"
-            )
-        object.__setattr__(self, "role", role)
-        object.__setattr__(self, "content", content)
-
-
-@dataclass(frozen=True, slots=True)
-class PromptResult:
-    """What prompts/get answers; a prompt function may also return one to set `meta`."""
-
-    messages: tuple[Message, ...]
-    description: str | None = None
-    meta: Mapping[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "messages", _messages(self.messages))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -202,39 +171,13 @@ def make_prompt(fn: Callable[..., Any], **settings: Unpack[PromptSettings]) -> P
 # --- the return value --------------------------------------------------------------------------
 
 
-def _message(item: Any) -> Message:
-    if isinstance(item, Message):
-        return item
-    if isinstance(item, str | ContentBlock):
-        return Message("user", item)
-    if isinstance(item, Mapping) and set(item) == {"role", "content"}:
-        content = item["content"]
-        if (
-            isinstance(content, Mapping)
-            and content.get("type") == "text"
-            and isinstance(content.get("text"), str)
-        ):
-            content = content["text"]
-        return Message(item["role"], content)
-    raise TypeError(
-        "a prompt returns a str, a Message, a content block, a {'role', 'content'} dict, a list"
-        f" of these, or a PromptResult; got {type(item).__name__}"
-    )
-
-
-def _messages(value: Any) -> tuple[Message, ...]:
-    if isinstance(value, list | tuple):
-        return tuple(_message(item) for item in value)
-    return (_message(value),)
-
-
 def to_result(value: Any, prompt: Prompt) -> PromptResult:
     """A prompt function's return value as a PromptResult (raises TypeError if it is none)."""
     if isinstance(value, PromptResult):
         if value.description is None and prompt.description is not None:
             return PromptResult(value.messages, prompt.description, value.meta)
         return value
-    return PromptResult(_messages(value), prompt.description)
+    return PromptResult(messages_of(value), prompt.description)
 
 
 # --- the registry ------------------------------------------------------------------------------

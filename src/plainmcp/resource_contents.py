@@ -4,15 +4,14 @@ resolving of paths."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plainmcp import encoding, mime
-from plainmcp.content import Audio, EmbeddedResource, Image, Text
 from plainmcp.errors import ResourceError
-from plainmcp.options import ResultOptions
+from plainmcp.model import encoding, mime
+from plainmcp.model.answers import Contents
+from plainmcp.model.blocks import EmbeddedResource, Media, Text
+from plainmcp.model.options import ResultOptions
 from plainmcp.wire.jsonrpc import INVALID_PARAMS
 
 __all__ = ["Contents", "safe_join", "static_size", "static_type", "static_value", "to_contents"]
@@ -20,31 +19,6 @@ __all__ = ["Contents", "safe_join", "static_size", "static_type", "static_value"
 DEFAULT_TEXT_TYPE = "text/plain"
 DEFAULT_JSON_TYPE = "application/json"
 DEFAULT_BINARY_TYPE = "application/octet-stream"
-
-
-@dataclass(frozen=True, slots=True)
-class Contents:
-    """One item of a read result: the text or bytes of `uri`, with its MIME type."""
-
-    uri: str
-    text: str | None = None
-    blob: bytes | None = None
-    mime_type: str | None = None
-    meta: Mapping[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if not self.uri or not isinstance(self.uri, str):
-            raise ValueError("Contents needs a uri")
-        if (self.text is None) == (self.blob is None):
-            raise ValueError("Contents needs exactly one of text= or blob=")
-        if self.text is not None and not isinstance(self.text, str):
-            raise TypeError(f"text must be str, not {type(self.text).__name__}")
-        if self.blob is not None and not isinstance(self.blob, bytes):
-            raise TypeError(f"blob must be bytes, not {type(self.blob).__name__}")
-
-    def __repr__(self) -> str:
-        body = f"<{len(self.blob)} bytes>" if self.blob is not None else repr(self.text)[:60]
-        return f"Contents(uri={self.uri!r}, {body}, mime_type={self.mime_type!r})"
 
 
 def safe_join(root: Path | str, *parts: str) -> Path:
@@ -70,7 +44,7 @@ def static_value(value: Any, what: str) -> Any:
     """Check a static value once, at registration, so that reading it cannot fail."""
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
-    if isinstance(value, str | bytes | Contents | EmbeddedResource | Text | Image | Audio):
+    if isinstance(value, str | bytes | Contents | EmbeddedResource | Text | Media):
         return value
     try:
         encoding.dumps(value, ResultOptions())
@@ -100,7 +74,7 @@ def static_type(value: Any) -> str | None:
         return mime.sniff(bytes(value)) or DEFAULT_BINARY_TYPE
     if isinstance(value, EmbeddedResource | Contents):
         return value.mime_type
-    if isinstance(value, Image | Audio):
+    if isinstance(value, Media):
         return value.mime_type
     return DEFAULT_JSON_TYPE
 
@@ -132,7 +106,7 @@ def to_contents(
         return [Contents(uri, blob=raw, mime_type=found)]
     if isinstance(value, Contents):
         return [value]
-    if isinstance(value, EmbeddedResource | Text | Image | Audio):
+    if isinstance(value, EmbeddedResource | Text | Media):
         # A single block stands for the resource being read, so it takes the requested URI.
         return [_from_block(value, uri, declared)]
     if isinstance(value, list | tuple) and any(_is_item(v) for v in value):
@@ -149,7 +123,7 @@ def _is_item(value: Any) -> bool:
 
 
 def _from_block(
-    value: EmbeddedResource | Text | Image | Audio, uri: str | None, declared: str | None
+    value: EmbeddedResource | Text | Media, uri: str | None, declared: str | None
 ) -> Contents:
     if isinstance(value, EmbeddedResource):
         return Contents(

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from plainmcp.content import Annotations, AnnotationsArg, Icon, annotations_of
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError
 from plainmcp.invoke import Around, FunctionSpec, context_in, function_spec, invoke
-from plainmcp.options import ResultOptions
+from plainmcp.model.blocks import Annotations, AnnotationsArg, Icon, annotations_of
+from plainmcp.model.options import ResultOptions
 from plainmcp.registry import Announce, Registry
 from plainmcp.resource_contents import (
     Contents,

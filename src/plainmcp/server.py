@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
 
 from plainmcp.components import Components
 from plainmcp.connection import Connection, Send
-from plainmcp.content import Icon
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
 from plainmcp.continuation import Follow
 from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
 from plainmcp.extensions import check as check_extensions
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
-from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.model.blocks import Icon
+from plainmcp.model.options import PayloadLimits, ResultOptions
 from plainmcp.settings import build as build_settings
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, ToolSettings, check_name, make_tool

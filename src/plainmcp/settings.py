@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from plainmcp.options import PayloadLimits, ResultOptions
+from plainmcp.model.options import PayloadLimits, ResultOptions
 from plainmcp.wire.render import CachePolicy
 
 if TYPE_CHECKING:
-    from plainmcp.content import Icon
+    from plainmcp.model.blocks import Icon
     from plainmcp.telemetry import Telemetry
 
 

@@ -12,15 +12,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
-from plainmcp import agreement, encoding, images, paging
-from plainmcp.content import ContentBlock, ContentError, Icon
+from plainmcp import agreement, paging
 from plainmcp.context import ClientCapabilityError
 from plainmcp.docstrings import parse_docstring
 from plainmcp.errors import Failures, ResourceError, field_lines
-from plainmcp.headers import check_header_markers
 from plainmcp.invoke import Around, FunctionSpec, function_spec, invoke
-from plainmcp.options import PayloadLimits, ResultOptions, TextFallback, TextMode, text_mode
-from plainmcp.results import (
+from plainmcp.model import encoding, images
+from plainmcp.model.blocks import ContentBlock, ContentError, Icon
+from plainmcp.model.options import PayloadLimits, ResultOptions, TextFallback, TextMode, text_mode
+from plainmcp.model.results import (
     NOTHING,
     CallResult,
     ToolError,
@@ -42,6 +42,7 @@ from plainmcp.schema import (
 )
 from plainmcp.scopes import scope_set
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR
+from plainmcp.wire.param_headers import check_header_markers
 
 log = logging.getLogger("plainmcp")
 
@@ -75,7 +76,7 @@ class Tool:
     output: OutputSpec | None
     headers: Mapping[str, str] = field(default_factory=dict)
     """`x-mcp-header` markers: header name (`Mcp-Param-{name}`) -> JSON Pointer into the
-    arguments; see plainmcp.headers. Empty when no parameter is mirrored."""
+    arguments; see plainmcp.wire.param_headers. Empty when no parameter is mirrored."""
     scopes: frozenset[str] = frozenset()
     """OAuth scopes a caller's token must hold (plainmcp.scopes); empty: none."""
     limits: PayloadLimits | None = None

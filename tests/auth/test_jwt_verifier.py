@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from plainmcp import Context, Server
 from plainmcp.auth import JwtVerifier
 from plainmcp.auth.claims import principal_of
-from plainmcp.identity import identity
+from plainmcp.model.identity import identity
 from plainmcp.transports.http import BearerAuth, HttpApp
 from tests.auth.provider import Provider
 from tests.transports.http.asgi import request

@@ -23,7 +23,7 @@ from plainmcp.client import (
     plain,
 )
 from plainmcp.client.structured import OutputSchemas, is_wrapped, unwrap
-from plainmcp.content import Text
+from plainmcp.model.blocks import Text
 from plainmcp.wire.revisions import HANDSHAKE_VERSIONS, REVISIONS
 
 pytestmark = pytest.mark.anyio

@@ -26,7 +26,7 @@ from plainmcp.hosts.profiles import (
     HostProfile,
     profile_for,
 )
-from plainmcp.results import CallResult
+from plainmcp.model.results import CallResult
 from tests.conftest import Session
 from tests.continuation import next_call
 from tests.test_stateless import CLIENT_INFO, EraSession, meta

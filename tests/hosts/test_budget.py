@@ -6,7 +6,7 @@ from __future__ import annotations
 from plainmcp import PayloadLimits
 from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import CLAUDE_CODE, CODEX_CLI, GEMINI_CLI, GENERIC, PYDANTIC_AI
-from plainmcp.truncate import PLAIN, Counting
+from plainmcp.model.truncate import PLAIN, Counting
 
 
 def test_the_room_is_ninety_percent_of_the_hosts_limit() -> None:

@@ -20,8 +20,8 @@ from plainmcp import (
     ResultOptions,
     Text,
 )
-from plainmcp.content import content_uri
-from plainmcp.results import CallResult
+from plainmcp.model.blocks import content_uri
+from plainmcp.model.results import CallResult
 from plainmcp.tools import make_tool
 from plainmcp.wire import definitions, render
 from plainmcp.wire.revisions import REVISIONS

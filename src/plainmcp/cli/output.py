@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, ToolInfo
-    from plainmcp.content import ContentBlock
+    from plainmcp.model.blocks import ContentBlock
 
 _EXTENSIONS = {
     "image/png": ".png",
@@ -73,7 +73,7 @@ def _structured_match(text: str, structured: Any) -> Any:
 
 def render_result(result: CallToolResult, files: Files, stem: str) -> str:
     """A result as terminal text; binary content is written through `files`."""
-    from plainmcp.content import Text
+    from plainmcp.model.blocks import Text
 
     lines: list[str] = []
     has_structured = "structuredContent" in result.raw
@@ -100,7 +100,7 @@ def render_result(result: CallToolResult, files: Files, stem: str) -> str:
 
 def render_blocks(blocks: Sequence[ContentBlock], files: Files, stem: str) -> str:
     """Content blocks as terminal text; binary content is written through `files`."""
-    from plainmcp.content import Audio, EmbeddedResource, Image, ResourceLink, Text
+    from plainmcp.model.blocks import Audio, EmbeddedResource, Image, ResourceLink, Text
 
     lines: list[str] = []
     for index, block in enumerate(blocks, 1):

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from plainmcp.client.results import parse_block
-from plainmcp.content import ContentBlock, Text
 from plainmcp.context import ElicitResult, Root, SampleResult
+from plainmcp.model.blocks import ContentBlock, Text
 from plainmcp.wire import render
 from plainmcp.wire.revisions import Revision
 

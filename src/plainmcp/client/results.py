@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from plainmcp.client.errors import bad_reply
-from plainmcp.content import (
+from plainmcp.model.blocks import (
     Annotations,
     Audio,
     ContentBlock,

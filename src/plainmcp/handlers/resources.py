@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plainmcp import mime, scopes
+from plainmcp import scopes
 from plainmcp.blob_owner import owned
 from plainmcp.handlers import inject, visible
+from plainmcp.model import mime
 from plainmcp.resource_contents import Contents
 from plainmcp.resources import ResourceNotFound
 from plainmcp.store import BlobEvicted, blob_key, read_blob

@@ -13,8 +13,8 @@ from plainmcp import continuation, scopes
 from plainmcp.guards import fits, guard
 from plainmcp.hosts import adapt, budget
 from plainmcp.hosts.profiles import GENERIC, HostProfile, profile_for
+from plainmcp.model.truncate import PLAIN
 from plainmcp.tools import call_tool
-from plainmcp.truncate import PLAIN
 from plainmcp.wire import definitions, render
 from plainmcp.wire.cursor import page
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
@@ -24,7 +24,7 @@ from plainmcp.wire.revisions import Revision
 if TYPE_CHECKING:
     from plainmcp.components import Components
     from plainmcp.exchange import Exchange
-    from plainmcp.results import CallResult
+    from plainmcp.model.results import CallResult
     from plainmcp.tools import Tool
 
 

@@ -7,8 +7,6 @@ stay byte-identical. docs/hosts.md lists the adaptations.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -16,8 +14,9 @@ from typing import Any, NamedTuple
 import orjson
 
 from plainmcp.hosts.profiles import GENERIC, HostProfile, known
-from plainmcp.options import PayloadLimits
-from plainmcp.results import CallResult
+from plainmcp.model.blocks import BLOCKS, unseen_line
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.results import CallResult
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
 from plainmcp.wire.revisions import StructuredShape
 
@@ -53,8 +52,10 @@ def call_result(
     return out
 
 
-_UNSEEN = frozenset({"dropped", "refused"})
-_CARRIED = {"image": "images", "audio": "audio", "resource_link": "links", "resource": "embedded"}
+_CARRIED = {cls.kind: cls.host_cell for cls in BLOCKS if cls.host_cell is not None}
+"""Each block kind, and the profile cell that says what the host does with it."""
+_UNSEEN = {cls.kind: cls.unseen_when for cls in BLOCKS}
+"""Each block kind, and the values of its cell for which the model does not see it."""
 
 
 class _Plan(NamedTuple):
@@ -77,8 +78,7 @@ def _plan(profile: HostProfile) -> _Plan:
         json_text_parsed=bool(known(profile, "json_text_parsed")),
         error_first=known(profile, "error_blocks") == "first",
         carried=carried,
-        describes=any(carried[k] in _UNSEEN for k in ("image", "audio", "resource_link"))
-        or carried["resource"] == "bare",
+        describes=any(what in _UNSEEN[kind] for kind, what in carried.items()),
         run_together=known(profile, "text_join") == "run together",
         mark_errors=not known(profile, "error_marked"),
     )
@@ -180,7 +180,7 @@ def _describe_unseen(out: dict[str, Any], carried: Mapping[str, str]) -> None:
     for b in out["content"]:
         kind = b.get("type", "")
         what = carried.get(kind)
-        if what not in _UNSEEN and not (kind == "resource" and what == "bare"):
+        if what not in _UNSEEN.get(kind, ()):
             blocks.append(b)
             continue
         if what != "refused":
@@ -191,25 +191,7 @@ def _describe_unseen(out: dict[str, Any], carried: Mapping[str, str]) -> None:
 
 def describe(block: Mapping[str, Any]) -> str:
     """One line naming what a block holds, for a model that cannot see it (or its URI)."""
-    kind = block.get("type", "media")
-    if kind == "resource_link":
-        name = block.get("title") or block.get("name", "")
-        about = f": {block['description']}" if block.get("description") else ""
-        return f"[Resource link {name}: {block.get('uri', '')}{about}]"
-    if kind == "resource":
-        resource = block.get("resource", {})
-        mime = f" ({resource['mimeType']})" if resource.get("mimeType") else ""
-        return f"[The resource {resource.get('uri', '')}{mime} is embedded in this result.]"
-    mime = block.get("mimeType", "unknown type")
-    try:
-        size = f"{len(base64.b64decode(block.get('data', ''), validate=True)):,} bytes"
-    except (binascii.Error, ValueError, TypeError):
-        size = "unknown size"
-    article = "An" if kind[:1] in "aeiou" else "A"
-    return (
-        f"[{article} {kind} block ({mime}, {size}) is part of this result; this client does not"
-        " pass it to the model.]"
-    )
+    return unseen_line(block)
 
 
 # --- tools/list ----------------------------------------------------------------------------

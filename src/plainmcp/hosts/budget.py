@@ -13,8 +13,8 @@ import dataclasses
 import functools
 
 from plainmcp.hosts.profiles import GENERIC, HostProfile, known
-from plainmcp.options import PayloadLimits
-from plainmcp.truncate import PLAIN, Counting
+from plainmcp.model.options import PayloadLimits
+from plainmcp.model.truncate import PLAIN, Counting
 
 MARGIN = 0.9
 """The share of a host's limit a result may use: room for what the host adds around it (a

@@ -16,7 +16,7 @@ from typing import Any
 
 from plainmcp.hosts.profiles import HostProfile, known
 from plainmcp.lint.problems import Problem
-from plainmcp.truncate import size as size_in
+from plainmcp.model.truncate import size as size_in
 
 CONTINUATION = re.compile(r"call the tool ([A-Za-z0-9_.-]+) with arguments (\{[^\n]*?\})\.")
 """The sentence every marker of a cut carries when the rest is reachable by a tool call."""

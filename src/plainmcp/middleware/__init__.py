@@ -16,7 +16,7 @@ from plainmcp.middleware.base import (
 from plainmcp.middleware.cache import ResultCache
 from plainmcp.middleware.ratelimit import RATE_LIMITED, RateLimit
 from plainmcp.middleware.timing import Timing
-from plainmcp.results import CallResult, error_result
+from plainmcp.model.results import CallResult, error_result
 from plainmcp.wire.jsonrpc import RpcError
 
 __all__ = [

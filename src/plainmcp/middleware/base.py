@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import invoke
-from plainmcp.identity import identity
-from plainmcp.results import CallResult, ToolError, error_result
+from plainmcp.model.identity import identity
+from plainmcp.model.results import CallResult, ToolError, error_result
 from plainmcp.wire import methods
 from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.methods import Method

@@ -9,10 +9,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from plainmcp.content import ResourceLink
-from plainmcp.identity import identity
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
-from plainmcp.results import CallResult
+from plainmcp.model.blocks import ResourceLink
+from plainmcp.model.identity import identity
+from plainmcp.model.results import CallResult
 from plainmcp.store import BLOB_PREFIX
 
 __all__ = ["ResultCache"]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
-from plainmcp.results import error_result
+from plainmcp.model.results import error_result
 from plainmcp.wire.jsonrpc import RpcError
 
 __all__ = ["RATE_LIMITED", "RateLimit"]

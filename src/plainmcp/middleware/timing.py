@@ -12,7 +12,7 @@ import anyio
 
 from plainmcp.context import InputRequired
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
-from plainmcp.results import CallResult
+from plainmcp.model.results import CallResult
 from plainmcp.wire.jsonrpc import RpcError
 
 __all__ = ["Timing", "outcome_of"]

@@ -8,17 +8,74 @@ The pieces results share with them (icons, annotations, object schemas) are here
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from plainmcp.content import Annotations, Icon
-from plainmcp.options import ResultOptions
+from plainmcp.model.blocks import Annotations, Icon
+from plainmcp.model.options import ResultOptions
 from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import Revision
 
-if TYPE_CHECKING:
-    from plainmcp.prompts import Prompt
-    from plainmcp.resources import Resource, ResourceTemplate
-    from plainmcp.tools import Tool
+# --- what a definition is read from ----------------------------------------------------------
+# Protocols, not the core's classes: the wire names no module above it (tests/test_layers.py).
+
+
+class Definable(Protocol):
+    """What every listed feature has: its name, the words shown for it, its icons and _meta."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def icons(self) -> tuple[Icon, ...] | None: ...
+    @property
+    def meta(self) -> Mapping[str, Any] | None: ...
+
+
+class ToolDefinable(Definable, Protocol):
+    @property
+    def input_schema(self) -> dict[str, Any]: ...
+    @property
+    def output_schema(self) -> dict[str, Any] | None: ...
+    @property
+    def annotations(self) -> Mapping[str, Any] | None: ...
+
+
+class ArgumentDefinable(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def required(self) -> bool: ...
+
+
+class PromptDefinable(Definable, Protocol):
+    @property
+    def arguments(self) -> Sequence[ArgumentDefinable]: ...
+
+
+class ResourceCommon(Definable, Protocol):
+    @property
+    def mime_type(self) -> str | None: ...
+    @property
+    def annotations(self) -> Annotations | None: ...
+
+
+class ResourceDefinable(ResourceCommon, Protocol):
+    @property
+    def uri(self) -> str: ...
+    @property
+    def size(self) -> int | None: ...
+
+
+class TemplateDefinable(ResourceCommon, Protocol):
+    @property
+    def uri_template(self) -> str: ...
 
 
 # --- shared pieces -------------------------------------------------------------------------
@@ -34,32 +91,18 @@ def wrapped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def icon(value: Icon) -> dict[str, Any]:
-    out: dict[str, Any] = {"src": value.src}
-    if value.mime_type is not None:
-        out["mimeType"] = value.mime_type
-    if value.sizes is not None:
-        out["sizes"] = list(value.sizes)
-    if value.theme is not None:
-        out["theme"] = value.theme
-    return out
+    return value.wire()
 
 
 def annotation_fields(value: Annotations, rev: Revision) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if value.audience is not None:
-        out["audience"] = list(value.audience)
-    if value.priority is not None:
-        out["priority"] = value.priority
-    if value.last_modified is not None and "lastModified" in rev.annotation_fields:
-        out["lastModified"] = value.last_modified
-    return out or None
+    return value.wire(rev.annotation_fields)
 
 
 # --- definitions ---------------------------------------------------------------------------
 
 
 def tool(
-    value: Tool, rev: Revision, options: ResultOptions, note: str | None = None
+    value: ToolDefinable, rev: Revision, options: ResultOptions, note: str | None = None
 ) -> dict[str, Any]:
     """A Tool definition for `tools/list`, without the fields the revision lacks. `note`: a
     sentence the server adds to the description (how results over its limit arrive)."""
@@ -87,7 +130,7 @@ def tool(
     return out
 
 
-def _icons_and_meta(value: Any, fields: frozenset[str], out: dict[str, Any]) -> None:
+def _icons_and_meta(value: Definable, fields: frozenset[str], out: dict[str, Any]) -> None:
     """`icons` and `_meta` of a definition, where the revision's `fields` have them."""
     if value.icons and "icons" in fields:
         out["icons"] = [icon(i) for i in value.icons]
@@ -95,7 +138,7 @@ def _icons_and_meta(value: Any, fields: frozenset[str], out: dict[str, Any]) -> 
         out["_meta"] = dict(value.meta)
 
 
-def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
+def prompt(value: PromptDefinable, rev: Revision) -> dict[str, Any]:
     """A Prompt definition for `prompts/list`, without the fields the revision lacks."""
     out: dict[str, Any] = {"name": value.name}
     if value.title and "title" in rev.prompt_fields:
@@ -116,9 +159,7 @@ def prompt(value: Prompt, rev: Revision) -> dict[str, Any]:
     return out
 
 
-def _resource_common(
-    value: Resource | ResourceTemplate, out: dict[str, Any], rev: Revision
-) -> dict[str, Any]:
+def _resource_common(value: ResourceCommon, out: dict[str, Any], rev: Revision) -> dict[str, Any]:
     """The optional fields Resource and ResourceTemplate share, as far as the revision has them."""
     if value.title and "title" in rev.resource_fields:
         out["title"] = value.title
@@ -134,7 +175,7 @@ def _resource_common(
     return out
 
 
-def resource(value: Resource, rev: Revision) -> dict[str, Any]:
+def resource(value: ResourceDefinable, rev: Revision) -> dict[str, Any]:
     """A Resource definition for `resources/list`."""
     out = _resource_common(value, {"uri": value.uri, "name": value.name}, rev)
     if value.size is not None:
@@ -142,7 +183,7 @@ def resource(value: Resource, rev: Revision) -> dict[str, Any]:
     return out
 
 
-def resource_template(value: ResourceTemplate, rev: Revision) -> dict[str, Any]:
+def resource_template(value: TemplateDefinable, rev: Revision) -> dict[str, Any]:
     """A ResourceTemplate definition for `resources/templates/list`."""
     return _resource_common(value, {"uriTemplate": value.uri_template, "name": value.name}, rev)
 

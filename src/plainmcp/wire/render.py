@@ -13,29 +13,19 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import orjson
 
-from plainmcp.content import (
-    Audio,
-    ContentBlock,
-    EmbeddedResource,
-    Image,
-    ResourceLink,
-    Text,
-    content_uri,
-)
-from plainmcp.encoding import as_text
-from plainmcp.options import ResultOptions, TextMode
-from plainmcp.results import CallResult
-from plainmcp.summary import summarize
-from plainmcp.wire.definitions import annotation_fields, icon, is_object_schema
+from plainmcp.model.blocks import ContentBlock
+from plainmcp.model.encoding import as_text
+from plainmcp.model.options import ResultOptions, TextMode
+from plainmcp.model.results import CallResult
+from plainmcp.model.summary import summarize
+from plainmcp.wire.definitions import is_object_schema
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, RpcError
 from plainmcp.wire.meta import SERVER_INFO
 from plainmcp.wire.methods import Method
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
-    from plainmcp.completion import CompletionResult
-    from plainmcp.prompts import Message, PromptResult
-    from plainmcp.resources import Contents
+    from plainmcp.model.answers import CompletionResult, Contents, Message, PromptResult
 
 STRUCTURED_ELSEWHERE = "The result is in structuredContent."
 
@@ -43,73 +33,17 @@ STRUCTURED_ELSEWHERE = "The result is in structuredContent."
 # --- content blocks ------------------------------------------------------------------------
 
 
-def _common(block: ContentBlock, out: dict[str, Any], rev: Revision) -> dict[str, Any]:
-    if block.annotations is not None:
-        rendered = annotation_fields(block.annotations, rev)
-        if rendered is not None:
-            out["annotations"] = rendered
-    if block.meta and rev.block_meta:
-        out["_meta"] = dict(block.meta)
-    return out
-
-
 def block(value: ContentBlock, rev: Revision) -> dict[str, Any]:
     """One content block the revision can carry (see `downgrade` for the others)."""
-    if isinstance(value, Text):
-        return _common(value, {"type": "text", "text": value.text}, rev)
-    if isinstance(value, Image | Audio):
-        return _common(
-            value, {"type": value.kind, "data": value.base64, "mimeType": value.mime_type}, rev
-        )
-    if isinstance(value, EmbeddedResource):
-        contents: dict[str, Any] = {"uri": value.uri}
-        if value.mime_type is not None:
-            contents["mimeType"] = value.mime_type
-        if value.text is not None:
-            contents["text"] = value.text
-        else:
-            assert value.blob is not None
-            contents["blob"] = base64.b64encode(value.blob).decode("ascii")
-        if value.resource_meta and rev.block_meta:
-            contents["_meta"] = dict(value.resource_meta)
-        return _common(value, {"type": "resource", "resource": contents}, rev)
-    if isinstance(value, ResourceLink):
-        out: dict[str, Any] = {"type": "resource_link", "uri": value.uri, "name": value.name}
-        for key, field in (
-            ("title", value.title),
-            ("description", value.description),
-            ("mimeType", value.mime_type),
-            ("size", value.size),
-        ):
-            if field is not None:
-                out[key] = field
-        if value.icons and rev.resource_link_icons:
-            out["icons"] = [icon(i) for i in value.icons]
-        return _common(value, out, rev)
-    raise TypeError(f"not a content block: {type(value).__name__}")
+    return value.wire(rev)
 
 
 def downgrade(value: ContentBlock, rev: Revision) -> ContentBlock:
     """The faithful stand-in for a block the revision cannot carry."""
-    if isinstance(value, ResourceLink):
-        parts = [f"Resource link: {value.uri}", f"name: {value.name}"]
-        if value.title:
-            parts.append(f"title: {value.title}")
-        if value.mime_type:
-            parts.append(f"type: {value.mime_type}")
-        if value.size is not None:
-            parts.append(f"size: {value.size} bytes")
-        if value.description:
-            parts.append(f"description: {value.description}")
-        return Text("\n".join(parts), annotations=value.annotations)
-    if isinstance(value, Audio):
-        return EmbeddedResource(
-            uri=content_uri(value.data),
-            blob=value.data,
-            mime_type=value.mime_type,
-            annotations=value.annotations,
-        )
-    raise TypeError(f"no fallback for {value.kind} at {rev.version}")
+    stand_in = value.stand_in()
+    if stand_in is None:
+        raise TypeError(f"no fallback for {value.kind} at {rev.version}")
+    return stand_in
 
 
 # --- tool results --------------------------------------------------------------------------
@@ -172,11 +106,9 @@ def call_result(
                 mode = "json"  # the text is the only copy this client gets
             out["content"] = [{"type": "text", "text": fallback_text(structured, mode, options)}]
             if blocks:
-                out["content"].extend([block(b, rev) for b in blocks])
+                out["content"].extend([b.wire(rev) for b in blocks])
     if "content" not in out:
-        out["content"] = (
-            [block(b, rev) for b in blocks] if blocks else [{"type": "text", "text": ""}]
-        )
+        out["content"] = [b.wire(rev) for b in blocks] if blocks else [{"type": "text", "text": ""}]
     if structured_content is not None:
         out["structuredContent"] = structured_content
     out["isError"] = result.is_error
@@ -267,7 +199,7 @@ def prompt_message(value: Message, rev: Revision, options: ResultOptions) -> dic
         if options.compat == "strict":
             raise _unsupported_in_prompt([content.kind], rev)
         content = downgrade(content, rev)
-    return {"role": value.role, "content": block(content, rev)}
+    return {"role": value.role, "content": content.wire(rev)}
 
 
 def get_prompt_result(value: PromptResult, rev: Revision, options: ResultOptions) -> dict[str, Any]:

@@ -11,9 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from plainmcp.headers import HEADER_PREFIX, argument_at, check_header_markers, encode_header_value
 from plainmcp.wire.meta import PROTOCOL_VERSION
 from plainmcp.wire.methods import METHODS
+from plainmcp.wire.param_headers import (
+    HEADER_PREFIX,
+    argument_at,
+    check_header_markers,
+    encode_header_value,
+)
 
 
 def request_version(params: Mapping[str, Any] | None) -> str | None:

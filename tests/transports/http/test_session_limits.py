@@ -217,7 +217,7 @@ async def test_anonymous_clients_count_per_address_and_authenticated_ones_per_su
 def test_what_a_session_counts_against() -> None:
     from plainmcp.transports.http.sessions import client_key
 
-    assert client_key("sub:ada", ("192.0.2.1", 1)) == "sub:ada"  # plainmcp.identity's key
+    assert client_key("sub:ada", ("192.0.2.1", 1)) == "sub:ada"  # plainmcp.model.identity's key
     assert client_key(None, ("192.0.2.1", 1)) == "address:192.0.2.1"
     assert client_key(None, ["192.0.2.1", 1]) == "address:192.0.2.1"  # some servers give lists
     assert client_key(None, ("::ffff:192.0.2.1", 1)) == "address:192.0.2.1"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from plainmcp.truncate import Unit
+from plainmcp.model.truncate import Unit
 
 T = TypeVar("T")
 

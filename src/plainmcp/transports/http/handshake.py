@@ -10,7 +10,7 @@ import math
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.identity import identity
+from plainmcp.model.identity import identity
 from plainmcp.telemetry import TRANSPORT
 from plainmcp.transports.http import rules, sse
 from plainmcp.transports.http.answer import Posted, answer

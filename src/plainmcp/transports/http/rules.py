@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from plainmcp.headers import argument_at, header_matches
 from plainmcp.wire.jsonrpc import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -24,6 +23,7 @@ from plainmcp.wire.meta import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from plainmcp.wire.methods import METHODS
+from plainmcp.wire.param_headers import argument_at, header_matches
 from plainmcp.wire.revisions import REVISIONS
 
 _STATELESS_STATUS = {

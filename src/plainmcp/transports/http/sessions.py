@@ -53,7 +53,7 @@ def new_session_id() -> str:
 
 def client_key(identity: str | None, client: tuple[str, int] | list[Any] | None) -> str:
     """Whom a session counts against: the authenticated principal's identity ('sub:NAME', see
-    plainmcp.identity), else the client's address as the ASGI server reports it (behind a
+    plainmcp.model.identity), else the client's address as the ASGI server reports it (behind a
     proxy, uvicorn rewrites it from X-Forwarded-For only for the proxies it trusts). An IPv6
     client counts by its /64, which one host can fill."""
     if identity is not None:

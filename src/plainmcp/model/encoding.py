@@ -22,10 +22,10 @@ from uuid import UUID
 
 import orjson
 
-from plainmcp import images
-from plainmcp.content import ContentBlock
-from plainmcp.options import ResultOptions
-from plainmcp.pydantic_check import is_model
+from plainmcp.model import images
+from plainmcp.model.blocks import ContentBlock
+from plainmcp.model.options import ResultOptions
+from plainmcp.model.pydantic_check import is_model
 
 if TYPE_CHECKING:
     from datetime import timedelta

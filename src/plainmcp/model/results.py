@@ -10,16 +10,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from plainmcp import encoding, images, mime
-from plainmcp.content import (
-    Audio,
+from plainmcp.model import encoding, images, mime
+from plainmcp.model.blocks import (
     ContentBlock,
     EmbeddedResource,
     Image,
     Text,
+    as_media,
     content_uri,
 )
-from plainmcp.options import ResultOptions
+from plainmcp.model.options import ResultOptions
 
 
 class _Nothing:
@@ -125,10 +125,9 @@ def bytes_block(raw: bytes, options: ResultOptions) -> ContentBlock:
         return Text(base64.b64encode(raw).decode("ascii"))
     sniffed = mime.sniff(raw)
     if options.bytes_as == "sniff" and sniffed is not None:
-        if sniffed.startswith("image/"):
-            return Image(raw, mime_type=sniffed)
-        if sniffed.startswith("audio/"):
-            return Audio(raw, mime_type=sniffed)
+        media = as_media(raw, sniffed)
+        if media is not None:
+            return media
     # "blob" always embeds, but still under the type the bytes declare.
     return EmbeddedResource(
         uri=content_uri(raw), blob=raw, mime_type=sniffed or "application/octet-stream"

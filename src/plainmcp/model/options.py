@@ -7,7 +7,7 @@ from typing import Literal, cast
 
 TextMode = Literal["json", "summary", "pointer"]
 """What the text block of a structured result says (docs/results.md, "Results that reach the
-model"): the value's JSON, a short digest of it (plainmcp.summary), or where the value is."""
+model"): the value's JSON, a short digest of it (plainmcp.model.summary), or where the value is."""
 
 TEXT_MODES: tuple[TextMode, ...] = ("json", "summary", "pointer")
 

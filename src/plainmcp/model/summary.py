@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from plainmcp.encoding import as_text
+from plainmcp.model.encoding import as_text
 
 LIMIT = 2000
 """Characters of a whole digest, header and closing line included."""
