@@ -14,8 +14,8 @@ from typing import Any
 import orjson
 import pytest
 
-from plainmcp.continuation import Follow
 from plainmcp.guards import guard
+from plainmcp.guards.follow import Follow
 from plainmcp.model.blocks import EmbeddedResource, Image, ResourceLink, Text
 from plainmcp.model.options import PayloadLimits, ResultOptions
 from plainmcp.model.results import CallResult

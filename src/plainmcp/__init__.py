@@ -27,11 +27,10 @@ from plainmcp.model.options import PayloadLimits, ResultOptions
 from plainmcp.model.results import ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.transports.stdout import hold_stdout
+from plainmcp.version import __version__ as __version__
 
 hold_stdout()  # until this process serves stdio or shows it does not (transports/stdout.py)
 
-__version__ = "0.1.0"
-"""The package version; pyproject.toml reads it from here (hatch's version source)."""
 
 if TYPE_CHECKING:
     from plainmcp.client import CallToolResult, Client, McpError, ToolInfo

@@ -11,24 +11,24 @@ them (start-up time for every session a host spawns).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plainmcp import notify
 from plainmcp.context import Context, LifespanState
-from plainmcp.continuation import Follow
 from plainmcp.continuation import make as continuation_tool
+from plainmcp.exchange import Exchange
+from plainmcp.guards.follow import Follow
 from plainmcp.offers import Offers, Registered
 from plainmcp.registry import Registry
 from plainmcp.settings import Settings
+from plainmcp.wire.methods import Method
 
 if TYPE_CHECKING:
     import anyio
 
     from plainmcp.completion import Completer
     from plainmcp.connection import Connection
-    from plainmcp.dispatch import Route
-    from plainmcp.exchange import Exchange
     from plainmcp.extensions import Extension
     from plainmcp.instrumentation import Instrumentation
     from plainmcp.invoke import Around
@@ -38,6 +38,25 @@ if TYPE_CHECKING:
     from plainmcp.store import BlobStore
     from plainmcp.tools import Tool
     from plainmcp.wire.request_state import StateSigner
+
+Handler = Callable[["Components", Exchange], Awaitable[Any]]
+"""A method's handler: given the server's parts, never the Server."""
+
+Render = Callable[["Components", Exchange, Method, Any], dict[str, Any]]
+"""A rendering step: the handler's value to the result sent, for the request's revision."""
+
+
+class Route(NamedTuple):
+    """How a server serves one method: the handler (inside its middleware) and the step that
+    renders what it returns (dispatch.routes makes them)."""
+
+    method: Method
+    handler: Handler
+    render: Render
+
+
+Wrap = Callable[[Method, Handler], Handler]
+"""Middleware around one method's handler (middleware/base.py builds it)."""
 
 
 class Announcer:

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import orjson
 
 from plainmcp import agreement
 from plainmcp.context import Context
+from plainmcp.guards.follow import PARTIAL, Follow
 from plainmcp.hosts import budget
 from plainmcp.hosts.profiles import known, profile_for
 from plainmcp.model import mime
@@ -38,42 +39,18 @@ from plainmcp.model.results import ToolError, ToolResult, json_text
 from plainmcp.model.truncate import TEXT_BOUNDARIES, Unit, cut_point, fitting, size
 from plainmcp.store import blob_uri
 from plainmcp.wire.render import STRUCTURED_ELSEWHERE
-from plainmcp.wire.request_state import StateSigner
 
 if TYPE_CHECKING:
-    from plainmcp.components import Components
+    from plainmcp.model.options import ResultOptions
+    from plainmcp.store import BlobStore
     from plainmcp.tools import Tool
+    from plainmcp.wire.request_state import StateSigner
 
 DEFAULT_NAME = "read_more"
 
-PARTIAL = "plainmcp/partial"
-"""The `_meta` key of a result that holds part of something: how much, of how much, and the
-call that returns the next part (absent on the last part)."""
 
 SENTENCE = r"call the tool ([A-Za-z0-9_.-]+) with arguments (\{[^\n]*?\})\."
 """What every marker holds exactly once while more remains (a model, or a test, follows it)."""
-
-
-class Follow(NamedTuple):
-    """How markers name the continuation: its tool name and the signer of its refs
-    (a NamedTuple, not a dataclass: the class is made at every start, in a sixth of the time)."""
-
-    name: str
-    signer: StateSigner
-
-    def ref(self, key: str, at: int = 0, path: str | None = None) -> str:
-        payload: dict[str, Any] = {"k": key, "o": at}
-        if path is not None:
-            payload["p"] = path
-        return self.signer.seal(payload)
-
-    def sentence(self, ref: str) -> str:
-        arguments = orjson.dumps({"ref": ref}).decode()
-        return f"call the tool {self.name} with arguments {arguments}."
-
-    def next_call(self, ref: str) -> dict[str, Any]:
-        """The call in `_meta["plainmcp/partial"]["next"]`, for clients that read `_meta`."""
-        return {"name": self.name, "arguments": {"ref": ref}}
 
 
 def describe(limits: PayloadLimits, name: str) -> str | None:
@@ -89,7 +66,22 @@ def describe(limits: PayloadLimits, name: str) -> str | None:
 # --- the tool --------------------------------------------------------------------------------
 
 
-def make(server: Components, name: str) -> Tool:
+class Holder(Protocol):
+    """What the continuation reads of the server that holds it (components.py's Components):
+    named here, so that this module does not import what imports it."""
+
+    @property
+    def payload_limits(self) -> PayloadLimits: ...
+    @property
+    def options(self) -> ResultOptions: ...
+    @property
+    def follow(self) -> Follow | None: ...
+
+    blob_store: BlobStore
+    state_signer: StateSigner
+
+
+def make(server: Holder, name: str) -> Tool:
     """The continuation as a Tool of `server` (not registered: the server lists and finds it
     while offloading is on)."""
     from plainmcp.tools import make_tool
@@ -126,7 +118,7 @@ EXPIRED_REF = (
 )
 
 
-async def _read(server: Components, ctx: Context, ref: str) -> ToolResult:
+async def _read(server: Holder, ctx: Context, ref: str) -> ToolResult:
     follow = server.follow
     assert follow is not None  # the tool is only found while offloading is on
     opened = server.state_signer.unseal(ref)
@@ -210,7 +202,7 @@ def _items(
     path: str,
     items: list[Any],
     cap: int | None,
-    server: Components,
+    server: Holder,
 ) -> ToolResult:
     total = len(items)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
 from plainmcp import input_required
+from plainmcp.components import Handler, Render, Route, Wrap
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
 from plainmcp.extensions import Extension, ResultHook, negotiated
@@ -43,12 +44,8 @@ from plainmcp.wire.revisions import negotiate
 if TYPE_CHECKING:
     from plainmcp.components import Components
     from plainmcp.connection import Connection
-    from plainmcp.server import Server
 
 log = logging.getLogger("plainmcp")
-
-Handler = Callable[["Components", Exchange], Awaitable[Any]]
-"""A method's handler: given the server's parts, never the Server."""
 
 
 def _on_first_use(module: str, name: str) -> Handler:
@@ -87,9 +84,6 @@ HANDLERS: dict[Method, Handler] = {
 }
 """The handler of each entry of the method table (keyed by the entries: names live there)."""
 
-Render = Callable[["Components", Exchange, Method, Any], dict[str, Any]]
-"""A rendering step: the handler's value to the result sent, for the request's revision."""
-
 
 def finish(
     core: Components, ex: Exchange, method: Method, result: dict[str, Any]
@@ -104,19 +98,6 @@ def finish(
 
 RENDER: dict[str, Render] = {"result": finish, "call": tools.render_call}
 """The rendering steps the method table names (`Method.render`)."""
-
-
-class Route(NamedTuple):
-    """How a server serves one method: the handler (inside its middleware) and the step that
-    renders what it returns."""
-
-    method: Method
-    handler: Handler
-    render: Render
-
-
-Wrap = Callable[[Method, Handler], Handler]
-"""Middleware around one method's handler (middleware/base.py builds it)."""
 
 
 def routes(wrap: Wrap | None = None, extensions: Sequence[Extension] = ()) -> dict[str, Route]:
@@ -150,28 +131,27 @@ def _hooked(step: Render, hooks: list[tuple[Extension, ResultHook]]) -> Render:
 
 
 def dispatch(
-    server: Server, conn: Connection, request: Request
+    core: Components, conn: Connection, request: Request
 ) -> Coroutine[Any, Any, dict[str, Any]]:
     """One request to its response message (await it). Never raises for a bad request.
 
     Not itself a coroutine: without telemetry the caller awaits `answer` directly, so the hot
     path pays a None check and no extra coroutine."""
-    instruments = server.core.instruments
+    instruments = core.instruments
     if instruments is not None and instruments.recording():  # served inside its span
-        return instruments.serve(server, conn, request, answer)
-    return answer(server, conn, request)
+        return instruments.serve(core, conn, request, answer)
+    return answer(core, conn, request)
 
 
-async def answer(server: Server, conn: Connection, request: Request) -> dict[str, Any]:
+async def answer(core: Components, conn: Connection, request: Request) -> dict[str, Any]:
     """dispatch() without telemetry."""
-    core = server.core
     route = core.routes.get(request.method)
     try:
         if route is None:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         method, handler, rendered = route
         _check_meta(request.params)
-        ex = exchange(server, conn, request, method)
+        ex = exchange(core, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
         if method.extension is not None and not core.negotiated(ex, method.extension):
@@ -198,11 +178,11 @@ async def answer(server: Server, conn: Connection, request: Request) -> dict[str
     return jsonrpc.result_message(request.id, result)
 
 
-def exchange(server: Server, conn: Connection, request: Request, method: Method) -> Exchange:
+def exchange(core: Components, conn: Connection, request: Request, method: Method) -> Exchange:
     """The revision and client a request is served for: its own `_meta` (2026-07-28), else
     its session's."""
     if is_stateless(request.params):
-        return _stateless_exchange(server, conn, request, method, request.params["_meta"])
+        return _stateless_exchange(core, conn, request, method, request.params["_meta"])
     if method.needs_envelope:
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
     session = conn.session
@@ -224,7 +204,7 @@ def exchange(server: Server, conn: Connection, request: Request, method: Method)
 
 
 def _stateless_exchange(
-    server: Server, conn: Connection, request: Request, method: Method, meta: dict[str, Any]
+    core: Components, conn: Connection, request: Request, method: Method, meta: dict[str, Any]
 ) -> Exchange:
     rev = stateless_revision(request.method, request.params)
     client_info = meta.get(CLIENT_INFO)
@@ -234,9 +214,9 @@ def _stateless_exchange(
         revision=rev,
         client_info=client_info if isinstance(client_info, dict) else {},
         client_capabilities=meta[CLIENT_CAPABILITIES],
-        features=server.core.offers.features(rev),
+        features=core.offers.features(rev),
         request_log_level=meta.get(LOG_LEVEL),
-        answers=input_required.answers(server.state_signer, request, method, conn.principal),
+        answers=input_required.answers(core.state_signer, request, method, conn.principal),
         principal=conn.principal,
     )
 

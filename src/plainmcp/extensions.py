@@ -24,14 +24,15 @@ from plainmcp.wire.methods import METHODS, Method
 from plainmcp.wire.revisions import REVISIONS
 
 if TYPE_CHECKING:
-    from plainmcp.components import Components
     from plainmcp.context import Context
     from plainmcp.exchange import Exchange
     from plainmcp.wire.revisions import Revision
 
 __all__ = ["Extension", "ResultHook", "client_extensions", "negotiated", "notify"]
 
-Handler = Callable[["Components", "Exchange"], Awaitable[Any]]
+Handler = Callable[[Any, "Exchange"], Awaitable[Any]]
+"""A method's handler: given the server's Components (components.py, which hold the
+extensions, so not named here) and the request's Exchange."""
 ResultHook = Callable[["Exchange", dict[str, Any]], dict[str, Any]]
 """(exchange, rendered result) -> the result sent; called for a client that negotiated."""
 

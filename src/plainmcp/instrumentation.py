@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Container, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from opentelemetry import context as otel_context
@@ -25,17 +25,16 @@ from opentelemetry.propagators.textmap import Getter
 from opentelemetry.trace import Link, SpanKind, Status, StatusCode
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
-from plainmcp import __version__
 from plainmcp.telemetry import TRANSPORT, Telemetry, TransportAttributes
+from plainmcp.version import __version__
 from plainmcp.wire.meta import PROTOCOL_VERSION
 from plainmcp.wire.methods import METHODS
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
-    from plainmcp.server import Server
     from plainmcp.wire.jsonrpc import Request
 
-    Answer = Callable[[Server, Connection, Request], Awaitable[dict[str, Any]]]
+    Answer = Callable[[Any, Connection, Request], Awaitable[dict[str, Any]]]
 
 BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
 """The bucket boundaries (seconds) the conventions give both duration histograms."""
@@ -70,6 +69,15 @@ _ATTRIBUTES = {
 """The span attribute of what a request names, by the method table's `Target.kind`."""
 
 
+class Finds(Protocol):
+    """What a span reads of the server's Components: does it have the tool or prompt a
+    request names (named here: components.py holds these instruments)."""
+
+    def find_tool(self, name: str) -> object | None: ...
+    @property
+    def prompts(self) -> Container[str]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class _Target:
     param: str
@@ -90,11 +98,11 @@ _TARGETS = {
 """What each method names, read from the method table once."""
 
 
-def _registered(server: Server, target: _Target, name: str) -> bool:
+def _registered(core: Finds, target: _Target, name: str) -> bool:
     """The tool or prompt a request names is one the server has."""
     if target.tool:
-        return server.core.find_tool(name) is not None
-    return name in server.prompts
+        return core.find_tool(name) is not None
+    return name in core.prompts
 
 
 def _api_only(provider: Any) -> bool:
@@ -170,7 +178,7 @@ class Instrumentation:
     # --- requests --------------------------------------------------------------------------
 
     async def serve(
-        self, server: Server, conn: Connection, request: Request, answer: Answer
+        self, core: Finds, conn: Connection, request: Request, answer: Answer
     ) -> dict[str, Any]:
         """Answer `request` inside its span (current while the handler runs, so spans a
         tool starts are its children), then record the outcome and the duration."""
@@ -191,7 +199,7 @@ class Instrumentation:
                 attributes[target.attribute] = value
                 if target.named or self.options.resource_uri_in_span_name:
                     name = f"{method} {value}"
-                if target.named and not _registered(server, target, value):
+                if target.named and not _registered(core, target, value):
                     unknown = target.attribute  # on the span, never a metric series
         tool_call = target is not None and target.tool
         if tool_call:
@@ -213,7 +221,7 @@ class Instrumentation:
         )
         token = otel_context.attach(trace.set_span_in_context(span, parent))
         try:
-            reply = await answer(server, conn, request)
+            reply = await answer(core, conn, request)
         except BaseException:
             # Cancelled (by the client or the transport closing): no reply is sent.
             otel_context.detach(token)

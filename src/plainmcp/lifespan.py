@@ -15,19 +15,26 @@ import contextlib
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from plainmcp.context import NotRunning as NotRunning  # defined where ctx.lifespan() is
-
-if TYPE_CHECKING:
-    from plainmcp.server import Server
 
 __all__ = ["LifespanError", "LifespanFactory", "hooks"]
 
 T = TypeVar("T")
 
-LifespanFactory = Callable[["Server"], AbstractAsyncContextManager[Any]]
-"""`fn(app)` giving the async context manager the process runs inside."""
+LifespanFactory = Callable[[Any], AbstractAsyncContextManager[Any]]
+"""`fn(app)` giving the async context manager the process runs inside (`app`: the Server,
+not named here: server.py imports this module)."""
+
+
+class Holder(Protocol):
+    """The server whose lifespan runs: its name (in errors) and its Lifespan, if any."""
+
+    @property
+    def name(self) -> str: ...
+
+    lifespan_manager: Lifespan | None
 
 
 class LifespanError(RuntimeError):
@@ -37,7 +44,7 @@ class LifespanError(RuntimeError):
 _UNSET: Any = object()
 
 
-def as_factory(given: Callable[[Server], Any]) -> LifespanFactory:
+def as_factory(given: Callable[[Any], Any]) -> LifespanFactory:
     """`given` as a context manager factory: an async generator function is wrapped."""
     if inspect.isasyncgenfunction(given):
         return contextlib.asynccontextmanager(given)
@@ -45,14 +52,14 @@ def as_factory(given: Callable[[Server], Any]) -> LifespanFactory:
 
 
 def hooks(
-    startup: Callable[[Server], T | Awaitable[T]],
+    startup: Callable[[Any], T | Awaitable[T]],
     shutdown: Callable[[T], Any] | None = None,
 ) -> LifespanFactory:
     """A lifespan from two functions (each sync or async): `startup(app)` returns the state,
     `shutdown(state)` closes it, also after a failure. For servers written that way already."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Server) -> AsyncIterator[T]:
+    async def lifespan(app: Any) -> AsyncIterator[T]:
         state = startup(app)
         if inspect.isawaitable(state):
             state = await state
@@ -82,7 +89,7 @@ class Lifespan:
         return self._depth > 0
 
     @contextlib.asynccontextmanager
-    async def run(self, server: Server) -> AsyncIterator[Any]:
+    async def run(self, server: Holder) -> AsyncIterator[Any]:
         """Enter the lifespan for the block (or share the one running); LifespanError if its
         start-up raises. Its exit runs when the block ends, however it ends."""
         if self._depth:
@@ -121,7 +128,7 @@ class Lifespan:
 
 
 @contextlib.asynccontextmanager
-async def running(server: Server) -> AsyncIterator[Any]:
+async def running(server: Holder) -> AsyncIterator[Any]:
     """The server's lifespan for the block; nothing to enter when it declares none."""
     lifespan = server.lifespan_manager
     if lifespan is None:

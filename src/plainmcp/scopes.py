@@ -14,15 +14,12 @@ again with `require`, which is what the other transports see (a JSON-RPC error).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, RpcError
 
-if TYPE_CHECKING:
-    from plainmcp.components import Components
-
-__all__ = ["InsufficientScope", "allowed", "missing", "needed", "require", "scope_set"]
+__all__ = ["InsufficientScope", "allowed", "missing", "require", "scope_set"]
 
 _SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5b\x5d-\x7e]+")
 """RFC 6749 §3.3 scope-token: printable ASCII without space, `"` or `\\`."""
@@ -78,35 +75,3 @@ def require(what: str, scopes: frozenset[str], principal: Any) -> None:
     lacking = missing(scopes, principal)
     if lacking:
         raise InsufficientScope(what, scopes, lacking)
-
-
-def needed(core: Components, method: str, params: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
-    """What a request calls ("tool 'admin'") and the scopes that requires (empty: none, or not
-    a call of a registered function). Subscribing to a resource, and completing an argument
-    of a prompt or a resource template, need the scopes of reading or getting it."""
-    if method == "tools/call":
-        name = params.get("name")
-        tool = core.tools.get(name) if isinstance(name, str) else None
-        if tool is not None:
-            return f"tool {name!r}", tool.scopes
-    elif method == "prompts/get":
-        name = params.get("name")
-        if isinstance(name, str) and name in core.prompts:
-            return f"prompt {name!r}", core.prompts[name].scopes
-    elif method in ("resources/read", "resources/subscribe"):
-        uri = params.get("uri")
-        found = core.resources.match(uri) if isinstance(uri, str) else None
-        if found is not None:
-            return f"resource {uri!r}", found[0].scopes
-    elif method == "completion/complete":
-        # Completing an argument reveals what the item serves: it needs what a call needs.
-        ref = params.get("ref")
-        if isinstance(ref, Mapping):
-            if ref.get("type") == "ref/prompt":
-                return needed(core, "prompts/get", {"name": ref.get("name")})
-            if ref.get("type") == "ref/resource":
-                uri = ref.get("uri")
-                for template in core.resources.templates:
-                    if template.uri_template == uri:
-                        return f"resource template {uri!r}", template.scopes
-    return "", NONE

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
 from plainmcp.components import Components
 from plainmcp.connection import Connection, Send
 from plainmcp.continuation import DEFAULT_NAME as DEFAULT_CONTINUATION
-from plainmcp.continuation import Follow
 from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
 from plainmcp.extensions import check as check_extensions
+from plainmcp.guards.follow import Follow
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.model.blocks import Icon
 from plainmcp.model.options import PayloadLimits, ResultOptions
@@ -434,7 +434,7 @@ class Server:
         ask_prefix: str = "plainmcp-",
     ) -> Connection:
         """A new client connection whose replies go to `send` (used by transports)."""
-        serve, limit = dispatch.__get__(self), self.max_message_bytes  # bound: no extra frame
+        serve, limit = dispatch.__get__(self.core), self.max_message_bytes  # bound: no extra frame
         conn = Connection(serve, send, limit, push=push, ask_prefix=ask_prefix, on_close=self._gone)
         self._connections.add(conn)
         if self._instruments is not None:
@@ -448,7 +448,7 @@ class Server:
 
     def dispatch(self, conn: Connection, request: Request) -> Awaitable[dict[str, Any]]:
         """One request to its response message (await it). Never raises for a bad request."""
-        return dispatch(self, conn, request)
+        return dispatch(self.core, conn, request)
 
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""

@@ -33,7 +33,7 @@ from plainmcp.user_cache import server_dir
 from plainmcp.wire.request_state import ENV_SECRET, MIN_SECRET_BYTES
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 __all__ = ["SECRET_FILE", "CachedStore", "cached_secret", "use_user_cache"]
 
@@ -43,7 +43,7 @@ SECRET_FILE = "state-secret"
 BLOBS = "blobs"
 
 
-def use_user_cache(server: Server) -> None:
+def use_user_cache(server: Served) -> None:
     """Keep the server's payloads and state secret in its cache folder, for what the user left
     to the defaults (called by the stdio transport before it serves)."""
     core = server.core

@@ -202,7 +202,7 @@ def client_arguments(p: argparse.ArgumentParser, command: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The top level: --version, --help and the command; the rest goes to command_parser."""
-    from plainmcp import __version__
+    from plainmcp.version import __version__
 
     width = max(map(len, COMMANDS))
     listing = "\n".join(f"  {name:<{width}} {text}" for name, text in COMMANDS.items())

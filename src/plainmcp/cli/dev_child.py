@@ -114,7 +114,8 @@ def serve_http(target: str, host: str, port: int) -> int:
         return 1
     _, obj = found
     app = obj.http_app() if isinstance(obj, Server) else obj
-    log_requests(app.server)
+    if isinstance(app.server, Server):
+        log_requests(app.server)
     # Bound and listening before the ready line: a client that reads it is never refused.
     listening = socket.create_server((host, port))
     sys.stdout.buffer.write(ready_line(path=app.path))

@@ -13,7 +13,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from plainmcp.continuation import PARTIAL, SENTENCE
+from plainmcp.continuation import SENTENCE
+from plainmcp.guards.follow import PARTIAL
 
 if TYPE_CHECKING:
     from plainmcp.client import Client

@@ -151,7 +151,7 @@ def plainmcp_requirement() -> str:
     (PEP 610's direct_url.json), else this version from PyPI."""
     from importlib import metadata
 
-    from plainmcp import __version__
+    from plainmcp.version import __version__
 
     with contextlib.suppress(metadata.PackageNotFoundError, ValueError, TypeError):
         direct = json.loads(metadata.distribution("plainmcp").read_text("direct_url.json") or "")

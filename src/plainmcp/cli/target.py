@@ -143,4 +143,7 @@ def load_server(target: str) -> Server:
     from plainmcp.server import Server
 
     _, obj = load_target(target)
-    return obj if isinstance(obj, Server) else obj.server
+    server = obj if isinstance(obj, Server) else obj.server
+    if not isinstance(server, Server):  # an HttpApp made around something else
+        raise UsageError(f"{target} names no plainmcp.Server")
+    return server

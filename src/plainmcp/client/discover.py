@@ -27,7 +27,7 @@ is), timeout: seconds, None or DEFAULT_TIMEOUT)."""
 
 def client_info() -> dict[str, Any]:
     """Who is asking: clientInfo at initialize, `_meta` clientInfo at 2026-07-28."""
-    from plainmcp import __version__
+    from plainmcp.version import __version__
 
     return {"name": "plainmcp", "version": __version__}
 

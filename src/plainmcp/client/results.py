@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from plainmcp.client.errors import bad_reply
+from plainmcp.model.answers import Contents, Message, PromptResult
 from plainmcp.model.blocks import (
     Annotations,
     Audio,
@@ -20,8 +21,6 @@ from plainmcp.model.blocks import (
     ResourceLink,
     Text,
 )
-from plainmcp.prompts import Message, PromptResult
-from plainmcp.resource_contents import Contents
 
 T = TypeVar("T")
 

@@ -26,7 +26,7 @@ from plainmcp.client.results import (
 )
 
 if TYPE_CHECKING:
-    from plainmcp.prompts import PromptResult
+    from plainmcp.model.answers import PromptResult
 
 ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
 _LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {

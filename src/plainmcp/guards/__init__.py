@@ -18,8 +18,8 @@ import dataclasses
 import sys
 from typing import TYPE_CHECKING
 
-from plainmcp.continuation import PARTIAL
 from plainmcp.guards.blocks import MIN_CUT, RESERVE, within_limits
+from plainmcp.guards.follow import PARTIAL
 from plainmcp.guards.offload import ASK_LESS, Offload, duration
 from plainmcp.guards.structured import SHARED_RESERVE, items_cut, preview, shared_limit, valid_cut
 from plainmcp.model.blocks import ContentBlock, Text
@@ -30,7 +30,7 @@ from plainmcp.store import BlobStore
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from plainmcp.continuation import Follow
+    from plainmcp.guards.follow import Follow
     from plainmcp.model.results import CallResult
     from plainmcp.schema import OutputSpec
 

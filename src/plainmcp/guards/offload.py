@@ -12,7 +12,7 @@ from plainmcp.model.truncate import Counting
 from plainmcp.store import BlobStore, blob_key, blob_uri
 
 if TYPE_CHECKING:
-    from plainmcp.continuation import Follow
+    from plainmcp.guards.follow import Follow
 
 log = logging.getLogger("plainmcp")
 

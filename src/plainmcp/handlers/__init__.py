@@ -8,7 +8,7 @@ can know (an unknown tool, a URI nobody serves) and leaves every downgrade to `w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import scopes
@@ -34,3 +34,35 @@ def visible(core: Components, ex: Exchange) -> Callable[[Any], bool] | None:
     if not core.settings.caching.hide_unauthorized or principal is None:
         return None
     return lambda item: scopes.allowed(item.scopes, principal)
+
+
+def needed(core: Components, method: str, params: Mapping[str, Any]) -> tuple[str, frozenset[str]]:
+    """What a request calls ("tool 'admin'") and the scopes that requires (empty: none, or not
+    a call of a registered function). Subscribing to a resource, and completing an argument
+    of a prompt or a resource template, need the scopes of reading or getting it."""
+    if method == "tools/call":
+        name = params.get("name")
+        tool = core.tools.get(name) if isinstance(name, str) else None
+        if tool is not None:
+            return f"tool {name!r}", tool.scopes
+    elif method == "prompts/get":
+        name = params.get("name")
+        if isinstance(name, str) and name in core.prompts:
+            return f"prompt {name!r}", core.prompts[name].scopes
+    elif method in ("resources/read", "resources/subscribe"):
+        uri = params.get("uri")
+        found = core.resources.match(uri) if isinstance(uri, str) else None
+        if found is not None:
+            return f"resource {uri!r}", found[0].scopes
+    elif method == "completion/complete":
+        # Completing an argument reveals what the item serves: it needs what a call needs.
+        ref = params.get("ref")
+        if isinstance(ref, Mapping):
+            if ref.get("type") == "ref/prompt":
+                return needed(core, "prompts/get", {"name": ref.get("name")})
+            if ref.get("type") == "ref/resource":
+                uri = ref.get("uri")
+                for template in core.resources.templates:
+                    if template.uri_template == uri:
+                        return f"resource template {uri!r}", template.scopes
+    return "", scopes.NONE

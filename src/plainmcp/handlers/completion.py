@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import scopes
+from plainmcp.handlers import needed
 from plainmcp.wire import render
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, RpcError
 
@@ -17,7 +18,7 @@ async def complete(core: Components, ex: Exchange) -> dict[str, Any]:
     from plainmcp import completion  # loaded by the first completion request
 
     asked = completion.read_request(ex.params)
-    scopes.require(*scopes.needed(core, ex.request.method, ex.params), ex.principal)
+    scopes.require(*needed(core, ex.request.method, ex.params), ex.principal)
     if asked.ref_type == "ref/prompt":
         completer = core.prompts.completer(asked.ref, asked.argument)
         label = f"completion of prompt '{asked.ref}' argument '{asked.argument}'"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plainmcp import scopes
+from plainmcp.handlers import needed
 from plainmcp.notify import LISTEN_FEATURE, tagged
 from plainmcp.wire import render
 from plainmcp.wire.meta import SUBSCRIPTION_ID
@@ -19,7 +20,7 @@ async def subscribe(core: Components, ex: Exchange) -> dict[str, Any]:
     uri: str = ex.params["uri"]
     if not core.resources.exists(uri):
         raise render.resource_not_found(uri, ex.revision)
-    scopes.require(*scopes.needed(core, ex.request.method, ex.params), ex.principal)
+    scopes.require(*needed(core, ex.request.method, ex.params), ex.principal)
     ex.peer.session.subscribe(uri)
     return {}
 
@@ -45,7 +46,7 @@ async def listen(core: Components, ex: Exchange) -> dict[str, Any]:
             u
             for u in uris
             if core.resources.exists(u)
-            and scopes.allowed(scopes.needed(core, "resources/read", {"uri": u})[1], ex.principal)
+            and scopes.allowed(needed(core, "resources/read", {"uri": u})[1], ex.principal)
         ]
         if known:
             honoured["resourceSubscriptions"] = known

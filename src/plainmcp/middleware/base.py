@@ -31,9 +31,8 @@ from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.methods import Method
 
 if TYPE_CHECKING:
-    from plainmcp.components import Components
+    from plainmcp.components import Components, Handler
     from plainmcp.context import Context
-    from plainmcp.dispatch import Handler
     from plainmcp.exchange import Exchange
     from plainmcp.invoke import FunctionSpec
 

@@ -32,7 +32,7 @@ from plainmcp.transports.stdout import claim_stdout
 
 if TYPE_CHECKING:
     from plainmcp.connection import Connection
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 log = logging.getLogger("plainmcp")
 
@@ -52,7 +52,7 @@ def _setup_logging() -> None:
 
 
 def run(
-    server: Server,
+    server: Served,
     *,
     input_fd: int = 0,
     output_fd: int | None = None,
@@ -184,7 +184,7 @@ async def _read_in_loop(fd: int, conn: Connection) -> None:
 
 
 async def serve(
-    server: Server, input_fd: int, output_fd: int, shutdown_deadline: float = 30.0
+    server: Served, input_fd: int, output_fd: int, shutdown_deadline: float = 30.0
 ) -> None:
     """The stdio loop: read lines, dispatch concurrently, write replies as they finish."""
     broken = anyio.Event()

@@ -61,7 +61,7 @@ from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Request, RpcError
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 log = logging.getLogger("plainmcp")
 
@@ -75,7 +75,7 @@ class HttpApp:
 
     def __init__(
         self,
-        server: Server,
+        server: Served,
         *,
         path: str = "/mcp",
         allowed_hosts: list[str] | tuple[str, ...] = (),

@@ -47,7 +47,7 @@ from plainmcp.wire.jsonrpc import (
 )
 
 if TYPE_CHECKING:
-    from plainmcp.transports.http.app import HttpApp
+    from plainmcp.transports.http.endpoint import Endpoint
 
 log = logging.getLogger("plainmcp")
 
@@ -60,7 +60,7 @@ STORE_DOWN = RpcError(INTERNAL_ERROR, "Internal error: the session store is unav
 
 
 async def initialize(
-    app: HttpApp,
+    app: Endpoint,
     request: Request,
     principal: Principal | None,
     client: tuple[str, int] | None,
@@ -114,7 +114,7 @@ async def initialize(
         await answer(posted, app.keepalive_interval)
 
 
-async def refuse(app: HttpApp, send: AsgiSend, refusal: Refusal, request_id: Any) -> None:
+async def refuse(app: Endpoint, send: AsgiSend, refusal: Refusal, request_id: Any) -> None:
     """No room for a new session: 429 when its client has too many (its own doing, and no
     other process would answer otherwise), 503 when the store is full. Retry-After: the
     soonest a session can have been idle long enough to be evicted."""
@@ -151,7 +151,7 @@ async def send_errors(send: AsgiSend, status: int, error: RpcError, request_id: 
 
 
 async def find_session(
-    app: HttpApp,
+    app: Endpoint,
     headers: dict[str, str],
     principal: Principal | None,
     send: AsgiSend,
@@ -188,7 +188,7 @@ async def find_session(
 
 
 async def post_to_session(
-    app: HttpApp,
+    app: Endpoint,
     session: Session,
     messages: list[Message],
     batch: bool,
@@ -262,7 +262,7 @@ async def post_to_session(
     await answer(posted, app.keepalive_interval)
 
 
-def resumable(app: HttpApp, session: Session, token: str | None = None) -> Resumable:
+def resumable(app: Endpoint, session: Session, token: str | None = None) -> Resumable:
     """Where a stream of this session logs its events: a new stream unless `token` names one.
     The log key starts with the session id, so no other session can resume it."""
     token = token or secrets.token_urlsafe(9)
@@ -272,7 +272,7 @@ def resumable(app: HttpApp, session: Session, token: str | None = None) -> Resum
 
 
 async def get_stream(
-    app: HttpApp,
+    app: Endpoint,
     headers: dict[str, str],
     principal: Principal | None,
     receive: Receive,
@@ -298,7 +298,7 @@ async def get_stream(
 
 
 async def _get(
-    app: HttpApp, session: Session, headers: dict[str, str], receive: Receive, send: AsgiSend
+    app: Endpoint, session: Session, headers: dict[str, str], receive: Receive, send: AsgiSend
 ) -> None:
     last = headers.get("last-event-id")
     resume = sse.parse_event_id(last) if last is not None else None
@@ -349,7 +349,7 @@ async def _get(
 
 
 async def resume_stream(
-    app: HttpApp,
+    app: Endpoint,
     session: Session,
     resume: tuple[str, int],
     receive: Receive,
@@ -400,7 +400,7 @@ async def resume_stream(
         watcher.cancel()
 
 
-async def _read(app: HttpApp, key: str, after: int, timeout: float) -> Batch | None:
+async def _read(app: Endpoint, key: str, after: int, timeout: float) -> Batch | None:
     """A read of the event log whose failure replays nothing (logged)."""
     try:
         return await app.event_log.read(key, after, timeout)
@@ -410,7 +410,7 @@ async def _read(app: HttpApp, key: str, after: int, timeout: float) -> Batch | N
 
 
 async def delete_session(
-    app: HttpApp, headers: dict[str, str], principal: Principal | None, send: AsgiSend
+    app: Endpoint, headers: dict[str, str], principal: Principal | None, send: AsgiSend
 ) -> None:
     if stateless_version(headers.get("mcp-protocol-version")):
         await send_text(send, 405, "Method Not Allowed: 2026-07-28 is POST only", ALLOW_POST)

@@ -22,12 +22,12 @@ from plainmcp.wire.envelope import is_stateless
 from plainmcp.wire.jsonrpc import Invalid, Message, Request
 
 if TYPE_CHECKING:
-    from plainmcp.transports.http.app import HttpApp
+    from plainmcp.transports.http.endpoint import Endpoint
 
 
 Mode = Callable[
     [
-        "HttpApp",
+        "Endpoint",
         Message | list[Message],
         dict[str, str],
         Principal | None,
@@ -43,7 +43,7 @@ Plain arguments, not an object: this is every POST's path."""
 
 
 async def stateless(
-    app: HttpApp,
+    app: Endpoint,
     parsed: Message | list[Message],
     headers: dict[str, str],
     principal: Principal | None,
@@ -62,7 +62,7 @@ async def stateless(
 
 
 async def sessionless(
-    app: HttpApp,
+    app: Endpoint,
     parsed: Message | list[Message],
     headers: dict[str, str],
     principal: Principal | None,
@@ -75,7 +75,7 @@ async def sessionless(
 
 
 async def sessions(
-    app: HttpApp,
+    app: Endpoint,
     parsed: Message | list[Message],
     headers: dict[str, str],
     principal: Principal | None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from plainmcp import scopes
+from plainmcp.handlers import needed as scopes_needed
 from plainmcp.transports.http.responses import AsgiSend, Scope, send_json, send_text
 from plainmcp.transports.http.security import (
     AuthFailure,
@@ -18,7 +19,7 @@ from plainmcp.transports.http.security import (
 from plainmcp.wire.jsonrpc import Invalid, Message, Request
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 PRM_PATH = "/.well-known/oauth-protected-resource"
 
@@ -43,7 +44,7 @@ async def serve_metadata(
 
 
 def step_up(
-    server: Server,
+    server: Served,
     auth: BearerAuth,
     parsed: Message | list[Message] | Invalid,
     principal: Principal,
@@ -55,7 +56,7 @@ def step_up(
     for message in parsed if isinstance(parsed, list) else (parsed,):
         if not isinstance(message, Request):
             continue
-        _, needed = scopes.needed(server.core, message.method, message.params)
+        _, needed = scopes_needed(server.core, message.method, message.params)
         lacking = scopes.missing(needed, principal)
         if lacking:
             return insufficient_scope(auth, needed, lacking, metadata)

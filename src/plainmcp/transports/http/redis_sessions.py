@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from redis.asyncio.client import PubSub
     from redis.commands.core import AsyncScript
 
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 log = logging.getLogger("plainmcp")
 
@@ -89,7 +89,7 @@ class RedisSessions(Sessions):
         self._touch: AsyncScript | None = None
         self._renewed: set[str] = set()
         """Sessions whose use `renew` recorded and whose end `released` records."""
-        self._server: Server | None = None
+        self._server: Served | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listening = asyncio.Event()
@@ -129,7 +129,7 @@ class RedisSessions(Sessions):
 
     # --- lifespan --------------------------------------------------------------------------
 
-    async def start(self, server: Server) -> None:
+    async def start(self, server: Served) -> None:
         """Check that Redis answers (a clear error when not), subscribe, and relay the
         server's list changes and resource updates through Redis."""
         self._redis = open_client(self.url)
@@ -282,7 +282,7 @@ class RedisSessions(Sessions):
             log.warning("Redis at %s answers again", safe_url(self.url))
         return result
 
-    def _server_(self) -> Server:
+    def _server_(self) -> Served:
         if self._server is None:
             raise StoreUnavailable("Redis sessions are not started: run the app's lifespan")
         return self._server

@@ -21,14 +21,14 @@ from plainmcp.wire.jsonrpc import INVALID_REQUEST, Message, Request, RpcError
 from plainmcp.wire.revisions import REVISIONS
 
 if TYPE_CHECKING:
-    from plainmcp.transports.http.app import HttpApp
+    from plainmcp.transports.http.endpoint import Endpoint
 
 ASSUMED = "2025-03-26"
 """The revision of a request without an MCP-Protocol-Version header."""
 
 
 async def post_sessionless(
-    app: HttpApp,
+    app: Endpoint,
     parsed: Message | list[Message],
     headers: dict[str, str],
     principal: Principal | None,

@@ -37,7 +37,7 @@ from plainmcp.connection import Connection
 from plainmcp.wire.jsonrpc import Notification, Response
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.served import Served
 
 log = logging.getLogger("plainmcp")
 
@@ -197,7 +197,7 @@ class Sessions:
         session.conn.closing.set()
         session.conn.close()
 
-    def new(self, server: Server, session_id: str, subject: str | None, owner: str) -> Session:
+    def new(self, server: Served, session_id: str, subject: str | None, owner: str) -> Session:
         """The session `admit` made room for, with its Connection, kept here from now on."""
         session = make_session(server, session_id, subject, self.ask_prefix, self.clock())
         session.owner = owner
@@ -251,7 +251,7 @@ class Sessions:
 
     # --- the store's interface (async: a shared store answers over the network) ------------
 
-    async def start(self, server: Server) -> None:
+    async def start(self, server: Served) -> None:
         """The app's lifespan starts."""
 
     async def stop(self) -> None:
@@ -327,7 +327,7 @@ def open_sessions(
 
 
 def make_session(
-    server: Server, session_id: str, subject: str | None, ask_prefix: str, now: float
+    server: Served, session_id: str, subject: str | None, ask_prefix: str, now: float
 ) -> Session:
     """A Session and its Connection, whose messages go to the session's GET stream."""
     holder: list[Session] = []

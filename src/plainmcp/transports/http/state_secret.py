@@ -24,7 +24,7 @@ from plainmcp.wire.request_state import ENV_SECRET
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from plainmcp.transports.http.app import HttpApp
+    from plainmcp.transports.http.endpoint import Endpoint
 
 log = logging.getLogger("plainmcp")
 
@@ -32,7 +32,7 @@ KEY = "state-secret"
 """After the sessions' prefix (`plainmcp:`), or the blob store's Redis at `plainmcp:`."""
 
 
-def kept_on(app: HttpApp) -> tuple[str, str] | None:
+def kept_on(app: Endpoint) -> tuple[str, str] | None:
     """The Redis URL and key of the secret the app's processes share, None when the app keeps
     nothing on Redis (its sessions first, else its blob store)."""
     from plainmcp.redis_store import RedisStore
@@ -46,7 +46,7 @@ def kept_on(app: HttpApp) -> tuple[str, str] | None:
     return None
 
 
-async def share(app: HttpApp) -> None:
+async def share(app: Endpoint) -> None:
     """Adopt the endpoint's shared secret when this process would use a random one and the app
     keeps its state on Redis (called at start-up, before anything is served)."""
     signer = app.server.state_signer

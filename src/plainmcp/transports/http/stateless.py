@@ -15,14 +15,14 @@ from plainmcp.wire.envelope import is_stateless, stateless_revision
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Request, RpcError
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
-    from plainmcp.transports.http.app import HttpApp
+    from plainmcp.served import Served
+    from plainmcp.transports.http.endpoint import Endpoint
 
 NO_BATCHES = RpcError(INVALID_REQUEST, "Invalid Request: 2026-07-28 has no JSON-RPC batches")
 
 
 async def post_stateless(
-    app: HttpApp,
+    app: Endpoint,
     request: Request,
     headers: dict[str, str],
     principal: Principal | None,
@@ -64,7 +64,7 @@ async def post_stateless(
         conn.close()
 
 
-def _mirrored(server: Server, tool_name: str) -> dict[str, str]:
+def _mirrored(server: Served, tool_name: str) -> dict[str, str]:
     tool = server.tools_view.get(tool_name)  # not `tools`: that copies the registry
     return dict(tool.headers) if tool is not None else {}
 
