@@ -191,17 +191,15 @@ class Server:
             from plainmcp.telemetry import instrument
 
             self.core.instruments = instrument(telemetry)
-        self._instruments = self.core.instruments  # for modules not yet moved to `core`
+        self._instruments = self.core.instruments  # what connect() tells of each connection
         self.lifespan_manager = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
-        self._lifespan = self.lifespan_manager  # for modules not yet moved to `lifespan`
         self.core.lifespan = self.lifespan_manager
         self.core.routes = routes(extensions=self.core.extensions)
         self._pipeline: Pipeline | None = None
         """The middleware, in the order given (None: none)."""
         for each in middleware:
             self.add_middleware(each)
-        self._tools = self.core.tools.by_key  # read-only, for modules not yet moved to `core`
         self._tool_pages = self.core.tool_pages  # one dict (tests/hosts/test_adapt.py reads it)
         self._connections = self.core.announcer.connections
 
