@@ -1,5 +1,6 @@
-"""No module of the client or the CLI reads another object's private attributes: each object
-offers what others need as public methods and properties, so its internals can change alone.
+"""No module reads another object's private attributes (the Server's, the Client's, the
+HttpApp's...): each object offers what others need as public methods and properties, so its
+internals can change alone.
 
 An attribute starting with one underscore may be read only on `self` or `cls`; anything else
 (`client._receive`, `self.client._fail`, `server._tools`, `getattr(app, "_routes")`) fails
@@ -8,12 +9,22 @@ here, naming the place."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "plainmcp"
-CHECKED = ["client", "cli"]
+EXEMPT = {
+    "middleware/base.py": "RequestInfo and Reply are its own: their fields kept from middleware",
+    "transports/http/head_bounds.py": "its h11 connection and its protocol are one pair",
+    "transports/stdout.py": "the held stdout's writer is its own",
+}
+"""Modules whose classes read each other's private fields, within the module only."""
+
+CHECKED = sorted(
+    path.relative_to(PACKAGE).as_posix()
+    for path in PACKAGE.rglob("*.py")
+    if path.relative_to(PACKAGE).as_posix() not in EXEMPT
+)
 
 
 def _private(name: str) -> bool:
@@ -56,11 +67,20 @@ def test_the_walk_finds_each_form_of_a_private_read() -> None:
     ]
 
 
-@pytest.mark.parametrize("package", CHECKED)
-def test_no_module_reads_a_private_attribute_of_another_object(package: str) -> None:
+def test_no_module_reads_a_private_attribute_of_another_object() -> None:
     reads = [
-        f"{path.relative_to(PACKAGE)}:{line}: {expression}"
-        for path in sorted((PACKAGE / package).rglob("*.py"))
-        for line, expression in private_reads(path.read_text(encoding="utf-8"))
+        f"{name}:{line}: {expression}"
+        for name in CHECKED
+        for line, expression in private_reads((PACKAGE / name).read_text(encoding="utf-8"))
     ]
     assert reads == []
+
+
+def test_the_exempt_modules_read_only_their_own_classes() -> None:
+    for name in EXEMPT:
+        source = (PACKAGE / name).read_text(encoding="utf-8")
+        assert private_reads(source) != []  # else it needs no exemption
+        for _, expression in private_reads(source):
+            attribute = expression.rsplit(".", 1)[-1]
+            # a field its own classes define: assigned on self, or declared in a class body
+            assert re.search(rf"self\.{attribute}\b|^\s+{attribute}\s*[:=]", source, re.M)
