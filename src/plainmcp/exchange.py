@@ -15,13 +15,14 @@ from plainmcp.wire.jsonrpc import Request
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
+    from plainmcp.hosts.profiles import HostProfile
     from plainmcp.peer import Peer
 
 
 @dataclass(slots=True)
 class Exchange:
-    """Built per request and never changed (not frozen: a frozen __init__ costs several times
-    more, and this is the hot path)."""
+    """Built per request and never changed but for `host`, which tools/call fills in once (not
+    frozen: a frozen __init__ costs several times more, and this is the hot path)."""
 
     peer: Peer
     """The client's end the request came from (a Connection; see peer.py)."""
@@ -38,6 +39,9 @@ class Exchange:
     retry's inputResponses), by input key."""
     principal: Any = None
     """Who the transport authenticated (HTTP bearer auth), or None."""
+    host: HostProfile | None = None
+    """The client's host profile, looked up by tools/call for its guards and read again by its
+    rendering step (None: not looked up)."""
 
     @property
     def params(self) -> dict[str, Any]:

@@ -122,7 +122,9 @@ def render_call(
     mode = tool.text_fallback if tool is not None else None
     rev = ex.revision
     out = render.call_result(outcome, rev, core.settings.results.options, schema, mode)
-    profile = profile_for(ex.client_info)
+    profile = ex.host
+    if profile is None:
+        profile = profile_for(ex.client_info)
     if profile is not GENERIC:
         out = adapt.call_result(out, outcome, profile, rev.structured)
     if rev.result_type:
@@ -172,7 +174,7 @@ async def run(
             outcome = await once()
     limits = tool.limits or results.payload_limits
     if profile is None:
-        profile = profile_for(ex.client_info)
+        profile = ex.host = profile_for(ex.client_info)
     counting = PLAIN
     if profile is not GENERIC:
         # Within what the host takes too, counted as it counts (hosts/budget.py).
