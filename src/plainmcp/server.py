@@ -22,6 +22,7 @@ from plainmcp.guards.follow import Follow
 from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
 from plainmcp.model.blocks import Icon
 from plainmcp.model.options import PayloadLimits, ResultOptions
+from plainmcp.settings import MIRRORED
 from plainmcp.settings import build as build_settings
 from plainmcp.store import BlobStore, MemoryStore
 from plainmcp.tools import Tool, ToolSettings, check_name, make_tool
@@ -43,26 +44,6 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-_SETTINGS = {
-    **dict.fromkeys(
-        ("name", "version", "title", "description", "website_url", "icons", "instructions"),
-        "identity",
-    ),
-    **dict.fromkeys(("options", "payload_limits", "mask_errors", "describe_parts"), "results"),
-    **dict.fromkeys(
-        (
-            "page_size",
-            "max_message_bytes",
-            "tool_timeout",
-            "max_concurrent_tools",
-            "client_request_timeout",
-        ),
-        "limits",
-    ),
-    **dict.fromkeys(("cache", "hide_unauthorized"), "caching"),
-    "stdio_cache": "state",
-}
-"""The Server attributes that mirror a field of its settings, and the group holding it."""
 _COMPONENTS = frozenset({"blob_store", "state_signer"})
 """The Server attributes that mirror a component of the same name."""
 
@@ -183,7 +164,7 @@ class Server:
             extensions=check_extensions(extensions) if extensions else (),
         )
         """The parts the handlers are given: settings, registries, store, signer."""
-        for field, group in _SETTINGS.items():
+        for field, group in MIRRORED.items():
             object.__setattr__(self, field, getattr(getattr(settings, group), field))
         self.blob_store, self.state_signer = store, self.core.state_signer
         self.core.default_store = store if blob_store is None else None
@@ -209,7 +190,7 @@ class Server:
         return self.core.settings.telemetry
 
     def __setattr__(self, name: str, value: Any) -> None:
-        group = _SETTINGS.get(name)
+        group = MIRRORED.get(name)
         if group is not None and "core" in self.__dict__:
             core = self.core
             core.settings = core.settings.with_field(name, value)

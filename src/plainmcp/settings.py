@@ -112,6 +112,29 @@ class Settings:
         raise AttributeError(name)
 
 
+MIRRORED = {
+    **dict.fromkeys(
+        ("name", "version", "title", "description", "website_url", "icons", "instructions"),
+        "identity",
+    ),
+    **dict.fromkeys(("options", "payload_limits", "mask_errors", "describe_parts"), "results"),
+    **dict.fromkeys(
+        (
+            "page_size",
+            "max_message_bytes",
+            "tool_timeout",
+            "max_concurrent_tools",
+            "client_request_timeout",
+        ),
+        "limits",
+    ),
+    **dict.fromkeys(("cache", "hide_unauthorized"), "caching"),
+    "stdio_cache": "state",
+}
+"""The Server attributes that mirror a field of its settings (`app.page_size`), and the group
+holding each: assigning one replaces that group (server.py's `__setattr__`)."""
+
+
 def build(
     name: str,
     version: str,
