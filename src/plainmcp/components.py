@@ -10,6 +10,8 @@ them (start-up time for every session a host spawns).
 
 from __future__ import annotations
 
+import functools
+import operator
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -124,7 +126,8 @@ class Components:
         template object, so that a template removed and registered again drops its own."""
         self.extensions = extensions
         """What extends the protocol (plainmcp.extensions), each by its id."""
-        self.offers = Offers(lambda: self.settings.identity, self.registered, extensions)
+        identity = functools.partial(operator.attrgetter("settings.identity"), self)  # no frame
+        self.offers = Offers(identity, self.registered, extensions)
         """What each revision, session and request is offered (offers.py)."""
         self.lifespan: LifespanState | None = None
         """The server's lifespan, what `ctx.lifespan()` reads (None: it declares none)."""

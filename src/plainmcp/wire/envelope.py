@@ -41,9 +41,9 @@ def is_stateless(params: Mapping[str, Any] | None = None, *, version: str | None
 
 def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
     """The revision a stateless request is served under; RpcError when its envelope is wrong."""
-    if not is_stateless(params):
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or PROTOCOL_VERSION not in meta:  # is_stateless's test, inlined
         raise RpcError(INVALID_PARAMS, f"Invalid params: _meta must carry {PROTOCOL_VERSION}")
-    meta = params["_meta"]
     version = meta[PROTOCOL_VERSION]
     if not isinstance(version, str):
         raise RpcError(INVALID_PARAMS, f"Invalid params: {PROTOCOL_VERSION} must be a string")
