@@ -7,13 +7,13 @@ sent. The definitions the list methods send are in `definitions`.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import orjson
 
 from plainmcp.model.blocks import ContentBlock
+from plainmcp.model.blocks.resource import contents_wire
 from plainmcp.model.encoding import as_text
 from plainmcp.model.options import ResultOptions, TextMode
 from plainmcp.model.results import CallResult
@@ -240,17 +240,7 @@ def completion_result(value: CompletionResult, rev: Revision) -> dict[str, Any]:
 
 def contents(value: Contents, rev: Revision) -> dict[str, Any]:
     """One TextResourceContents or BlobResourceContents of a `resources/read` result."""
-    out: dict[str, Any] = {"uri": value.uri}
-    if value.mime_type is not None:
-        out["mimeType"] = value.mime_type
-    if value.text is not None:
-        out["text"] = value.text
-    else:
-        assert value.blob is not None
-        out["blob"] = base64.b64encode(value.blob).decode("ascii")
-    if value.meta and rev.block_meta:
-        out["_meta"] = dict(value.meta)
-    return out
+    return contents_wire(value.uri, value.mime_type, value.text, value.blob, value.meta, rev)
 
 
 def read_result(items: Sequence[Contents], rev: Revision) -> dict[str, Any]:

@@ -54,16 +54,9 @@ class EmbeddedResource(ContentBlock):
         fill(self, annotations=annotations_of(annotations), meta=meta, resource_meta=resource_meta)
 
     def wire(self, rev: Carries) -> dict[str, Any]:
-        contents: dict[str, Any] = {"uri": self.uri}
-        if self.mime_type is not None:
-            contents["mimeType"] = self.mime_type
-        if self.text is not None:
-            contents["text"] = self.text
-        else:
-            assert self.blob is not None
-            contents["blob"] = base64.b64encode(self.blob).decode("ascii")
-        if self.resource_meta and rev.block_meta:
-            contents["_meta"] = dict(self.resource_meta)
+        contents = contents_wire(
+            self.uri, self.mime_type, self.text, self.blob, self.resource_meta, rev
+        )
         return self._common({"type": "resource", "resource": contents}, rev)
 
     @property
@@ -125,3 +118,26 @@ def File(
                 uri=uri, text=text, mime_type=found, annotations=annotations, meta=meta
             )
     return EmbeddedResource(uri=uri, blob=raw, mime_type=found, annotations=annotations, meta=meta)
+
+
+def contents_wire(
+    uri: str,
+    mime_type: str | None,
+    text: str | None,
+    blob: bytes | None,
+    meta: Mapping[str, Any] | None,
+    rev: Carries,
+) -> dict[str, Any]:
+    """A TextResourceContents or BlobResourceContents: inside an embedded resource, and each
+    item of a resources/read result (wire/render.py)."""
+    contents: dict[str, Any] = {"uri": uri}
+    if mime_type is not None:
+        contents["mimeType"] = mime_type
+    if text is not None:
+        contents["text"] = text
+    else:
+        assert blob is not None
+        contents["blob"] = base64.b64encode(blob).decode("ascii")
+    if meta and rev.block_meta:
+        contents["_meta"] = dict(meta)
+    return contents
