@@ -50,8 +50,10 @@ class ContentBlock:
     host adaptation adds `unseen_line` after it, or instead of it where the host refuses it."""
 
     def wire(self, rev: Carries) -> dict[str, Any]:
-        """The block as `rev` writes it (`rev` carries this block's kind)."""
-        raise NotImplementedError
+        """The block as `rev` writes it (`rev` carries this block's kind). Every type in
+        `BLOCKS` defines it (tests/model/test_blocks.py); a subclass that does not is refused
+        here, by name, rather than written as something it is not."""
+        raise TypeError(f"{type(self).__name__} defines no wire form: give it a wire() method")
 
     def stand_in(self) -> ContentBlock | None:
         """The faithful stand-in where a revision cannot carry this kind; None: there is none."""
@@ -75,7 +77,7 @@ class ContentBlock:
     def payload_what(self, detail: str) -> str:
         """What the payload is, in a guard's marker ("an image/png image"); `detail`: its type,
         or its size and type, for blocks that name themselves by their URI."""
-        raise NotImplementedError
+        return f"the {self.kind} block's payload ({detail})"
 
     def payload_name(self, position: int, mime_type: str) -> str:
         """A file-like name for the link to the stored payload of the block at `position`."""
