@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from plainmcp import ElicitResult, Image, Root
+from plainmcp import Client, Context, ElicitResult, Image, Root, Server
 from plainmcp.client.callbacks import (
     CallbackError,
     Callbacks,
@@ -16,6 +16,7 @@ from plainmcp.client.callbacks import (
     root_wire,
     sample_result,
 )
+from plainmcp.extensions import client_extensions
 from plainmcp.wire.revisions import REVISIONS
 
 pytestmark = pytest.mark.anyio
@@ -103,3 +104,29 @@ async def test_a_coroutine_callback_is_awaited_and_a_raising_one_is_a_callback_e
         await callbacks.answer("elicitation/create", {"message": "?"}, rev)
     with pytest.raises(CallbackError, match="the client has no callback for sampling/create"):
         await callbacks.answer("sampling/createMessage", {}, rev)
+
+
+def test_declared_extensions_are_sent_at_every_revision_and_bad_ones_refused() -> None:
+    widgets = {"com.example/widgets": {"colors": ["red"]}}
+    declaring = Callbacks(extensions=widgets)
+    for version in ("2024-11-05", "2025-11-25", "2026-07-28"):
+        assert declaring.capabilities(REVISIONS[version]) == {"extensions": widgets}
+    with pytest.raises(ValueError, match=r"a prefixed name \(vendor/name\), not 'widgets'"):
+        Callbacks(extensions={"widgets": {}})
+    with pytest.raises(ValueError, match="its settings are an object, not True"):
+        Callbacks(extensions={"com.example/widgets": True})  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
+async def test_a_tool_reads_the_extensions_the_client_declared(protocol: str) -> None:
+    app = Server("ext")
+
+    @app.tool()
+    def seen(ctx: Context) -> dict[str, object]:
+        """The client's extensions."""
+        return dict(client_extensions(ctx))
+
+    declared = {"com.example/widgets": {"v": 2}, "io.modelcontextprotocol/tasks": {}}
+    async with Client.memory(app, protocol=protocol, extensions=declared) as client:
+        result = await client.call_tool("seen", {})
+    assert result.structured == declared

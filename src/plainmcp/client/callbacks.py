@@ -121,6 +121,21 @@ async def _run(fn: Callable[..., Any], *args: Any) -> Any:
     return value
 
 
+def declared_extensions(
+    extensions: Mapping[str, Mapping[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """The client's extensions as given (`Client(extensions={"vendor/name": {settings}})`),
+    refused with ValueError when an id is not a prefixed name or its settings not an object."""
+    declared: dict[str, dict[str, Any]] = {}
+    for ident, settings in extensions.items():
+        if not isinstance(ident, str) or "/" not in ident.strip("/"):
+            raise ValueError(f"an extension id is a prefixed name (vendor/name), not {ident!r}")
+        if not isinstance(settings, Mapping):
+            raise ValueError(f"extension {ident!r}: its settings are an object, not {settings!r}")
+        declared[ident] = dict(settings)
+    return declared
+
+
 class Callbacks:
     """A client's callbacks, the capabilities they declare, and the answers they give."""
 
@@ -129,10 +144,12 @@ class Callbacks:
         elicit: ElicitCallback | None = None,
         sample: SampleCallback | None = None,
         roots: Roots | None = None,
+        extensions: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.elicit = elicit
         self.sample = sample
         self.roots = roots
+        self.extensions = declared_extensions(extensions or {})
 
     def capabilities(self, rev: Revision) -> dict[str, Any]:
         """What to declare: a capability for each callback the revision can ask for."""
@@ -144,6 +161,10 @@ class Callbacks:
             caps["sampling"] = {}
         if self.roots is not None and ROOTS in asked:
             caps["roots"] = {}
+        if self.extensions:
+            # Sent at every revision: one without `extensions` in its schema allows the key and
+            # ignores it, and a server offers an extension only at revisions it is in.
+            caps["extensions"] = {name: dict(value) for name, value in self.extensions.items()}
         return caps
 
     def handles(self, method: str) -> bool:

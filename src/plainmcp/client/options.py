@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from plainmcp.client.callbacks import ElicitCallback, Roots, SampleCallback
@@ -21,6 +22,8 @@ class ClientOptions(TypedDict, total=False):
     elicit: ElicitCallback
     sample: SampleCallback
     roots: Roots
+    extensions: Mapping[str, Mapping[str, Any]]
+    """The extensions the client declares under `capabilities.extensions`: id -> settings."""
     on_progress: OnProgress
     on_log: OnLog
     on_list_changed: OnListChanged

@@ -97,7 +97,10 @@ class Client(Surface):
             )
         self._protocol = protocol
         self._callbacks = Callbacks(
-            options.get("elicit"), options.get("sample"), options.get("roots")
+            options.get("elicit"),
+            options.get("sample"),
+            options.get("roots"),
+            options.get("extensions"),
         )
         self._listeners = Listeners(
             options.get("on_progress"),
