@@ -20,6 +20,7 @@ from tests.cli.fixtures.extended_server import SKILL_MD
 from tests.http_server import HttpServer, http_server
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 EXTENDED = str(HERE / "fixtures" / "extended_server.py")
 BY_HAND = HERE / "fixtures" / "task_tools_server.py"
 DIGEST = "sha256:8dd62ae08fbc2a3f1f53c691c95da752ce2785baf94a0826faf85967bd102d37"
@@ -44,7 +45,7 @@ EXTENSIONS = textwrap.dedent(
     """\
     extensions (2):
       com.example/widgets {"colors": ["red", "blue"], "maxWidgets": 3}
-      io.modelcontextprotocol/skills {}: skills/list, skills/get; the skills are listed below
+      io.modelcontextprotocol/skills {}: the server's skills, by skills/list and skills/get
 
     """
 )
@@ -93,6 +94,27 @@ def test_list_at_2025_11_25_shows_what_that_revision_is_offered(target: str) -> 
     proc = plainmcp("list", target)  # the extensions are offered from 2026-07-28 (their since)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == LISTS
+
+
+def test_skills_not_served_to_a_handshake_client_are_not_listed(tmp_path: Path) -> None:
+    """A server offering skills at 2025-11-25 serves them to a client that declared the
+    extension at initialize, which plainmcp's client does not: -32601, so no skills section."""
+    early = tmp_path / "early.py"
+    early.write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+        "from plainmcp import Server\n"
+        "from tests.cli.fixtures.extended_server import OneSkill\n\n"
+        "class Early(OneSkill):\n    since = '2025-11-25'\n\n"
+        "app = Server('early', version='1.0.0', extensions=[Early()])\n"
+    )
+    proc = plainmcp("list", str(early))
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.startswith(
+        "extensions (1):\n"
+        "  io.modelcontextprotocol/skills {}: the server's skills, by skills/list and"
+        " skills/get\n\ntools (1):\n"
+    )
+    assert "skills (" not in proc.stdout
 
 
 def test_list_json_adds_the_extensions_and_skills_as_sent() -> None:

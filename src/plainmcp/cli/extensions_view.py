@@ -22,7 +22,7 @@ TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
 KNOWN: Mapping[str, str] = {
     TASKS: "a tool call may become a task; the server decides per call",
-    SKILLS: "skills/list, skills/get; the skills are listed below",
+    SKILLS: "the server's skills, by skills/list and skills/get",
 }
 """What the official extensions mean, shown beside their settings."""
 TASK_SUPPORT = ("optional", "required")
@@ -77,14 +77,16 @@ async def list_skills(client: Client) -> list[dict[str, Any]] | None:
 
     if SKILLS not in announced(client.capabilities):
         return None
-    declared: dict[str, Any] = {"_meta": {CLIENT_CAPABILITIES: {"extensions": {SKILLS: {}}}}}
+    declared: dict[str, Any] = {}
+    if client.revision is not None and not client.revision.handshake:
+        declared["_meta"] = {CLIENT_CAPABILITIES: {"extensions": {SKILLS: {}}}}
     skills: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()
     while True:
         params = {**declared, "cursor": cursor} if cursor else declared
         try:
-            result = await client.request("skills/list", params)
+            result = await client.request("skills/list", params or None)
         except McpError as exc:
             if exc.code != METHOD_NOT_FOUND:
                 raise
