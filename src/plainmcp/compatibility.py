@@ -1,6 +1,7 @@
 """docs/compatibility.md: the revision table (wire.revisions) and, below it, the extensions a
-Server offers at each revision, read from the extensions themselves (`offered_in`, `since`,
-`capability()`) and from the capabilities the Server announces, never written by hand.
+Server offers at each revision: what it announces there (`capabilities.extensions`, which each
+extension's own `since`/`offered_in` and `capability()` decide, and the core capabilities),
+never a hand-written list.
 
 The page is generated from the everything server (examples/everything_server.py), the fixture
 that enables every feature plainmcp has:
@@ -36,32 +37,32 @@ def _mark(flag: bool) -> str:
 
 
 def extensions_markdown(server: Server) -> str:
-    """The page's extensions section for `server`: which core capabilities of
-    CORE_CAPABILITIES and which of its extensions each revision is offered, then each
-    extension's first revision and settings as announced."""
+    """The page's extensions section for `server`: at each revision, which core capabilities of
+    CORE_CAPABILITIES and which of its extensions it announces (the extensions' own `since` or
+    `offered_in` decide), then each extension's first revision and settings as announced."""
     revs = list(REVISIONS.values())
     offered = [server.offers.capabilities(rev) for rev in revs]
+    entries = [caps.get("extensions") or {} for caps in offered]
     extensions = server.core.extensions
     rows = [
         f"| {label} | " + " | ".join(_mark(name in caps) for caps in offered) + " |"
         for name, label in CORE_CAPABILITIES
     ]
     rows += [
-        f"| extension `{ext.id}` | " + " | ".join(_mark(ext.offered_in(r)) for r in revs) + " |"
+        f"| extension `{ext.id}` | " + " | ".join(_mark(ext.id in e) for e in entries) + " |"
         for ext in extensions
     ]
     head = "| | " + " | ".join(r.version for r in revs) + " |"
     rule = "|---|" + "---|" * len(revs)
     out = [head, rule, *rows]
-    if extensions:
-        out += ["", "| extension | offered from | settings (`capabilities.extensions[id]`) |"]
-        out += ["|---|---|---|"]
-        out += [
-            f"| `{ext.id}` | {ext.since} | `{json.dumps(dict(ext.capability()), sort_keys=True)}` |"
-            for ext in extensions
-        ]
-    else:
-        out += ["", "The server is given no extensions."]
+    if not extensions:
+        return "\n".join([*out, "", "The server is given no extensions."])
+    out += ["", "| extension | offered from | settings (`capabilities.extensions[id]`) |"]
+    out += ["|---|---|---|"]
+    for ext in extensions:
+        at = [(r.version, e[ext.id]) for r, e in zip(revs, entries, strict=True) if ext.id in e]
+        first, settings = (at[0][0], at[-1][1]) if at else ("–", dict(ext.capability()))
+        out.append(f"| `{ext.id}` | {first} | `{json.dumps(settings, sort_keys=True)}` |")
     return "\n".join(out)
 
 
