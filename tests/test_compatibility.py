@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from plainmcp import Server
 from plainmcp.compatibility import extensions_markdown, load_server, page
 from plainmcp.extensions import Extension
-from plainmcp.wire.revisions import compatibility_markdown
+from plainmcp.offers import Offers
+from plainmcp.wire.revisions import Revision, compatibility_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "compatibility.md"
@@ -83,6 +86,22 @@ def test_a_server_without_extensions_says_so() -> None:
     assert (
         extensions_markdown(Server("s"))
         == f"{HEAD}\n{TASKS_ROW}\n\nThe server is given no extensions."
+    )
+
+
+def test_the_core_tasks_row_is_where_the_server_announces_tasks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = Offers.capabilities
+
+    def with_tasks(self: Offers, rev: Revision) -> dict[str, Any]:
+        caps = real(self, rev)
+        return {**caps, "tasks": {"list": {}}} if rev.version == "2025-11-25" else caps
+
+    monkeypatch.setattr(Offers, "capabilities", with_tasks)
+    assert extensions_markdown(Server("s")).splitlines()[2] == (
+        "| core `tasks` capability (2025-11-25: `tasks/*`, `execution.taskSupport`) "
+        "| – | – | – | yes | – |"
     )
 
 
