@@ -16,6 +16,7 @@ import pytest
 from plainmcp import Server
 from plainmcp.context import Context
 from tests.conftest import Session
+from tests.transports.http.asgi import meta
 
 pytestmark = pytest.mark.anyio
 
@@ -63,6 +64,10 @@ def make_server(**options: Any) -> Server:
             "request": ctx.request_id,
             "token": ctx.progress_token,
         }
+
+    @app.tool
+    def extensions(ctx: Context) -> dict[str, Any]:
+        return dict(ctx.client_extensions)
 
     @app.tool
     async def slow(seconds: float) -> str:
@@ -313,6 +318,41 @@ async def test_request_metadata() -> None:
             "request": "req-9",
             "token": "t",
         }
+
+
+WIDGETS = {"com.example/widgets": {"size": 3}}
+
+
+async def test_a_handshake_clients_extensions_are_those_of_its_initialize() -> None:
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25", capabilities={"extensions": WIDGETS})
+        reply = await s.request("tools/call", {"name": "extensions", "arguments": {}})
+        assert reply["result"]["structuredContent"] == WIDGETS
+
+
+async def test_a_stateless_requests_extensions_are_those_of_its_meta() -> None:
+
+    async with Session(make_server(), revision_hint="2026-07-28") as s:
+        declared = await s.request(
+            "tools/call",
+            {
+                "name": "extensions",
+                "arguments": {},
+                "_meta": meta(capabilities={"extensions": WIDGETS}),
+            },
+        )
+        bare = await s.request(
+            "tools/call", {"name": "extensions", "arguments": {}, "_meta": meta()}
+        )
+        assert declared["result"]["structuredContent"] == WIDGETS
+        assert bare["result"]["structuredContent"] == {}
+
+
+async def test_extensions_that_are_not_an_object_read_as_empty() -> None:
+    async with Session(make_server()) as s:
+        await s.initialize("2025-11-25", capabilities={"extensions": ["com.example/widgets"]})
+        reply = await s.request("tools/call", {"name": "extensions", "arguments": {}})
+        assert reply["result"]["structuredContent"] == {}
 
 
 async def test_tool_timeout_is_an_error_result_and_stops_the_work() -> None:

@@ -146,6 +146,13 @@ class Context:
         return self._ex.client_capabilities
 
     @property
+    def client_extensions(self) -> Mapping[str, Any]:
+        """The extensions the client declared, id -> its settings: `capabilities.extensions`
+        of its initialize (a handshake revision) or of this request's `_meta` (2026-07-28)."""
+        found = self._ex.client_capabilities.get("extensions")
+        return found if isinstance(found, dict) else {}
+
+    @property
     def principal(self) -> Any:
         """Who the HTTP transport authenticated for this request (what the bearer-token
         verifier returned); None on stdio and when no auth is configured."""

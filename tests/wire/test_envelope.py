@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from plainmcp.wire.envelope import is_stateless, stateless_revision
+from plainmcp.wire.envelope import is_stateless, stamp, stateless_revision
 from plainmcp.wire.jsonrpc import RpcError
+from plainmcp.wire.revisions import REVISIONS
 
 V = "io.modelcontextprotocol/protocolVersion"
 C = "io.modelcontextprotocol/clientCapabilities"
@@ -103,3 +104,37 @@ def test_either_says_so() -> None:
     assert is_stateless({}, version="2026-07-28")
     assert is_stateless({"_meta": {V: "2026-07-28"}}, version="2025-11-25")
     assert not is_stateless(None)
+
+
+# --- stamp: a client's request as a revision wants it ----------------------------------------
+
+CLIENT = {"name": "probe", "version": "1"}
+
+
+def test_a_stateless_request_carries_the_clients_envelope() -> None:
+    stamped = stamp(
+        {"name": "add"}, REVISIONS["2026-07-28"], capabilities={"roots": {}}, client_info=CLIENT
+    )
+    assert stamped == {
+        "name": "add",
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+            "io.modelcontextprotocol/clientInfo": CLIENT,
+        },
+    }
+
+
+def test_capabilities_a_request_declares_for_itself_are_kept() -> None:
+    own = {"extensions": {"io.modelcontextprotocol/skills": {}}}
+    params = {"_meta": {"io.modelcontextprotocol/clientCapabilities": own, "k": 1}}
+    stamped = stamp(params, REVISIONS["2026-07-28"], capabilities={"roots": {}}, client_info=CLIENT)
+    assert stamped is not None
+    assert stamped["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}, **own}
+    assert stamped["_meta"]["k"] == 1
+    assert params["_meta"]["io.modelcontextprotocol/clientCapabilities"] == own  # not changed
+
+
+def test_a_handshake_request_is_sent_as_given() -> None:
+    params = {"name": "add"}
+    assert stamp(params, REVISIONS["2025-11-25"], capabilities={}, client_info=CLIENT) == params

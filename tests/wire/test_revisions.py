@@ -1,9 +1,7 @@
-"""The revision table (wire.revisions): one test per row of docs/compatibility.md, the docs page
-itself, and version negotiation."""
+"""The revision table (wire.revisions): one test per row of docs/compatibility.md, and version
+negotiation (the page itself: tests/test_compatibility.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +14,6 @@ from plainmcp.wire.revisions import (
 )
 from tests.mcp_schemas import _defs, definition_names
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
 ALL = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
@@ -27,15 +24,6 @@ def having(predicate: object) -> list[str]:
 def test_the_five_revisions_oldest_first() -> None:
     assert tuple(REVISIONS) == ALL
     assert all(r.version == v for v, r in REVISIONS.items())
-
-
-def test_docs_page_is_generated_from_the_table() -> None:
-    expected = compatibility_markdown()
-    actual = DOCS.read_text(encoding="utf-8") if DOCS.exists() else ""
-    assert actual == expected, (
-        "docs/compatibility.md is stale; regenerate it with\n"
-        "    .venv/bin/python -m plainmcp.wire.revisions > docs/compatibility.md"
-    )
 
 
 def test_docs_table_has_a_row_per_fact() -> None:

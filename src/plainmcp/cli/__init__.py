@@ -65,7 +65,7 @@ class _Parser(argparse.ArgumentParser):
 
 COMMANDS = {
     "run": "serve a server over stdio (or Streamable HTTP)",
-    "list": "list a server's tools, resources, resource templates and prompts",
+    "list": "list a server's tools, resources, resource templates, prompts, extensions and skills",
     "call": "call a tool and print its result",
     "read": "read a resource: text to stdout, bytes to a file",
     "prompt": "get a prompt with its arguments and print its messages",

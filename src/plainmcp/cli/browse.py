@@ -40,13 +40,19 @@ async def _every(client: Client, method: str, key: str) -> list[dict[str, Any]]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from plainmcp.cli.extensions_view import announced, list_skills
     from plainmcp.cli.inspect import sections
 
     async def body(client: Client) -> int:
-        found: dict[str, list[dict[str, Any]]] = {}
+        found: dict[str, Any] = {}
         for _, method, key, capability in LISTS:
             offered = capability in client.capabilities
             found[key] = await _every(client, method, key) if offered else []
+        # Only when the server has them, so that a server without extensions lists as before.
+        if extensions := announced(client.capabilities):
+            found["extensions"] = extensions
+        if (skills := await list_skills(client)) is not None:
+            found["skills"] = skills
         if args.json:
             info = client.server_info
             print_json(

@@ -41,13 +41,38 @@ def offer(server: Server, rev: Revision) -> dict[str, Any]:
     }
 
 
+def skills(server: Server, version: str) -> list[dict[str, Any]] | None:
+    """The skills a client of `version` lists, when the server offers the skills extension
+    there (asked through an in-memory client: a skill's entry is built by its handler)."""
+    import anyio
+
+    from plainmcp.cli.extensions_view import SKILLS, announced, list_skills
+    from plainmcp.client import Client
+    from plainmcp.wire.revisions import REVISIONS
+
+    if SKILLS not in announced(server.offers.capabilities(REVISIONS[version])):
+        return None
+
+    async def ask() -> list[dict[str, Any]] | None:
+        async with Client.memory(server, protocol=version) as client:
+            return await list_skills(client)
+
+    return anyio.run(ask)
+
+
+def _with_skills(server: Server, version: str, got: dict[str, Any]) -> dict[str, Any]:
+    listed = skills(server, version)
+    return got if listed is None else {**got, "skills": listed}
+
+
 def report(server: Server, versions: list[str]) -> dict[str, Any]:
-    """The `--json` document: the instructions, then each revision's offer, oldest first."""
+    """The `--json` document: the instructions, then each revision's offer, oldest first (with
+    its skills, where the server offers the skills extension)."""
     from plainmcp.wire.revisions import REVISIONS
 
     return {
         "instructions": server.instructions,
-        "revisions": {v: offer(server, REVISIONS[v]) for v in versions},
+        "revisions": {v: _with_skills(server, v, offer(server, REVISIONS[v])) for v in versions},
     }
 
 
@@ -69,13 +94,18 @@ def _header(item: dict[str, Any], key: str) -> str:
 def sections(got: dict[str, Any], *, returns: bool = True) -> list[str]:
     """The lines of the tools, resources, templates and prompts of an offer (wire dicts, as
     inspect renders them or a server sends them to `plainmcp list`); `returns`: each tool's
-    output schema too."""
+    output schema too. With `extensions` (id -> settings) and `skills` (a skills/list), their
+    sections too (cli/extensions_view.py)."""
+    from plainmcp.cli.extensions_view import extension_lines, skill_lines, task_support
     from plainmcp.client.results import parse_tool
 
-    out = [f"\ntools ({len(got['tools'])}):"]
+    out = ["", *extension_lines(got["extensions"])] if got.get("extensions") else []
+    out.append(f"\ntools ({len(got['tools'])}):")
     for tool in got["tools"]:
         described = describe_tool(parse_tool(tool)).splitlines()
         out.extend("  " + line for line in described)
+        if (runs := task_support(tool)) is not None:
+            out.append(runs)
         if returns and "outputSchema" in tool:
             out.append(f"    returns: {json.dumps(tool['outputSchema'], ensure_ascii=False)}")
     out.append(f"\nresources ({len(got['resources'])}):")
@@ -92,14 +122,18 @@ def sections(got: dict[str, Any], *, returns: bool = True) -> list[str]:
             if arg.get("description"):
                 line += f": {' '.join(arg['description'].split())}"
             out.append(line)
+    if got.get("skills") is not None:
+        out += ["", *skill_lines(got["skills"])]
     return out
 
 
 def human(server: Server, version: str) -> str:
     """The terminal view of one revision's offer."""
+    from plainmcp.cli.extensions_view import announced
     from plainmcp.wire.revisions import REVISIONS
 
-    got = offer(server, REVISIONS[version])
+    got = _with_skills(server, version, offer(server, REVISIONS[version]))
+    got["extensions"] = announced(got["capabilities"])
     info = got["serverInfo"]
     head = f"{info['name']} {info['version']}"
     if info.get("title"):

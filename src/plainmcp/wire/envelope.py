@@ -84,13 +84,15 @@ def stamp(
 ) -> dict[str, Any] | None:
     """A client's request params as `rev` wants them: a stateless revision's `_meta` envelope
     on every request (version, capabilities, who is asking, the log level it wants); a
-    handshake revision's params unchanged, since its session holds all that."""
+    handshake revision's params unchanged, since its session holds all that. Capabilities the
+    params' own `_meta` already names (an extension declared for one request) are kept."""
     if rev.handshake:
         return dict(params) if params is not None else None
     out = dict(params or {})
     meta = dict(out.get("_meta") or {})
     meta[PROTOCOL_VERSION] = rev.version
-    meta[CLIENT_CAPABILITIES] = dict(capabilities)
+    own = meta.get(CLIENT_CAPABILITIES)
+    meta[CLIENT_CAPABILITIES] = {**capabilities, **(own if isinstance(own, Mapping) else {})}
     meta[CLIENT_INFO] = dict(client_info)
     if log_level is not None:
         meta[LOG_LEVEL] = log_level

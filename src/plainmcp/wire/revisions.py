@@ -1,12 +1,11 @@
 """What each MCP revision supports, as data.
 
 This table is the only place that knows the revisions apart; `render` reads it to downgrade
-model objects, and docs/compatibility.md is generated from it (`python -m plainmcp.wire.revisions`).
+model objects, and docs/compatibility.md is generated from it (plainmcp.compatibility).
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Literal, NamedTuple
 
 StructuredShape = Literal["none", "object", "any"]
@@ -256,8 +255,9 @@ def _mark(flag: bool) -> str:
     return "yes" if flag else "–"
 
 
-def compatibility_markdown() -> str:
-    """docs/compatibility.md, derived from REVISIONS (a test fails when the file is stale)."""
+def compatibility_markdown(extensions: str = "") -> str:
+    """docs/compatibility.md, derived from REVISIONS, with `extensions` (its extensions section,
+    which plainmcp.compatibility writes from a Server) in its place."""
     revs = list(REVISIONS.values())
     head = "| | " + " | ".join(r.version for r in revs) + " |"
     rule = "|---|" + "---|" * len(revs)
@@ -332,19 +332,31 @@ def compatibility_markdown() -> str:
     table = "\n".join(
         [head, rule] + [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
     )
-    return _PAGE.format(table=table)
+    return _PAGE.format(table=table, extensions=extensions)
 
 
 _PAGE = """\
 # Compatibility
 
-<!-- Generated from src/plainmcp/wire/revisions.py by `python -m plainmcp.wire.revisions`.
-     Do not edit by hand: tests/wire/test_revisions.py fails when this file is stale. -->
+<!-- Generated from src/plainmcp/wire/revisions.py and the extensions of
+     examples/everything_server.py by
+     `python -m plainmcp.compatibility examples/everything_server.py > docs/compatibility.md`.
+     Do not edit by hand: tests/test_compatibility.py fails when this file is stale. -->
 
 plainmcp serves every revision below from one tool definition. The table is the data the
 renderer (`plainmcp.wire.render`) reads; a field a revision lacks is never sent to its clients.
 
 {table}
+
+## Extensions
+
+An extension is negotiated under `capabilities.extensions` (docs/extensions.md): the server
+announces it in initialize or server/discover at the revisions below, and serves its methods
+only to a client that declared it. The rows are read from the extensions the everything server
+(examples/everything_server.py, every feature enabled) is given and from the capabilities it
+announces.
+
+{extensions}
 
 ## What a client gets when its revision cannot carry something
 
@@ -365,7 +377,3 @@ The default is `fallback` because it keeps every tool useful to every client: th
 reaches the model in a form the client's revision can carry, and nothing is dropped silently.
 `strict` is for deployments that would rather fail loudly than send a degraded result.
 """
-
-
-if __name__ == "__main__":
-    sys.stdout.write(compatibility_markdown())
