@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
-from plainmcp.components import Route
+from plainmcp.components import Components, Route
 from plainmcp.errors import ResourceError
-from plainmcp.extensions import Extension
+from plainmcp.extensions import Extension, Handler
 from plainmcp.model import mime
 from plainmcp.resource_contents import Contents
 from plainmcp.skills import folder as disk
@@ -111,7 +111,7 @@ class Skills(Extension):
     def capability(self) -> Mapping[str, Any]:
         return {"directoryRead": True}
 
-    def methods(self) -> Sequence[tuple[Method, Any]]:
+    def methods(self) -> Sequence[tuple[Method, Handler]]:
         return (
             (SKILLS_LIST, self.list_skills),
             (SKILLS_GET, self.get_skill),
@@ -148,7 +148,7 @@ class Skills(Extension):
 
     # --- the handlers ----------------------------------------------------------------------
 
-    async def list_skills(self, core: Any, ex: Exchange) -> dict[str, Any]:
+    async def list_skills(self, core: Components, ex: Exchange) -> dict[str, Any]:
         self._offered(ex)
         found, next_cursor = self.catalog.page(
             ex.params.get("cursor"), core.settings.limits.page_size
@@ -158,7 +158,7 @@ class Skills(Extension):
             result["nextCursor"] = next_cursor
         return result
 
-    async def get_skill(self, core: Any, ex: Exchange) -> dict[str, Any]:
+    async def get_skill(self, core: Components, ex: Exchange) -> dict[str, Any]:
         self._offered(ex)
         uri = ex.params["uri"]
         skill = self.catalog.by_uri.get(uri)
@@ -166,7 +166,7 @@ class Skills(Extension):
             raise RpcError(INVALID_PARAMS, f"No skill is served at {uri}")
         return {"skill": skill.entry()}
 
-    async def read_directory(self, core: Any, ex: Exchange) -> dict[str, Any]:
+    async def read_directory(self, core: Components, ex: Exchange) -> dict[str, Any]:
         self._offered(ex)
         uri = ex.params["uri"]
         if uri not in self.catalog.folders:
