@@ -3,6 +3,9 @@ against the Agent Skills rules, and written so that it parses back to exactly wh
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from plainmcp.skills.frontmatter import SkillError, check, parse, split, write
@@ -142,3 +145,14 @@ def test_what_cannot_be_written_is_refused(frontmatter: dict[str, object], messa
     with pytest.raises(SkillError) as refused:
         write(frontmatter, "", "demo")
     assert str(refused.value).startswith(message)
+
+
+def test_pyyaml_is_imported_by_the_first_parse_not_by_the_package() -> None:
+    code = (
+        "import sys, plainmcp.skills\n"
+        "print('yaml' in sys.modules)\n"
+        "plainmcp.skills.frontmatter.parse('---\\nname: a\\n---\\n', 'a')\n"
+        "print('yaml' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\nTrue\n"
