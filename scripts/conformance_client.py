@@ -1,6 +1,6 @@
 """plainmcp's client as the conformance suite's client under test (scripts/conformance runs it).
 
-The suite starts a scenario's server, then runs `python examples/conformance_client.py URL` with
+The suite starts a scenario's server, then runs `python scripts/conformance_client.py URL` with
 the scenario's name in MCP_CONFORMANCE_SCENARIO and the revision in
 MCP_CONFORMANCE_PROTOCOL_VERSION. Each scenario does here what a host would: the skills ones
 list the server's skills (and read nothing more), or list them and load one, which reads its
