@@ -22,6 +22,7 @@ import struct
 import wave
 import zlib
 from collections.abc import Awaitable, Iterator, Mapping
+from pathlib import Path
 from typing import Annotated, Any
 
 from plainmcp import (
@@ -38,7 +39,9 @@ from plainmcp import (
     Server,
     ToolError,
 )
+from plainmcp.skills import Skills
 
+skills = Skills(Path(__file__).parent / "skills")  # the sep-2640-skills-* fixtures
 app = Server(
     "plainmcp-everything",
     version="0.1.0",
@@ -49,6 +52,7 @@ app = Server(
         " x-mcp-header parameter)."
     ),  # No result here reaches the payload limits: no continuation tool (read_more) in the list.
     continuation=None,
+    extensions=[skills],
 )
 
 
@@ -678,6 +682,8 @@ async def test_input_required_result_prompt(ctx: Context) -> str:
         answer = await ctx.elicit("What context should the prompt use?", _one_string("context"))
     return f"Please answer using this context: {_accepted(answer, 'context', PromptError)}"
 
+
+skills.attach(app)  # after every other resource: the skill files are listed last
 
 if __name__ == "__main__":
     app.run()

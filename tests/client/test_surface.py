@@ -46,6 +46,7 @@ def _load() -> Any:
 
 
 everything = _load()
+SKILL = EVERYTHING.parent / "skills" / "release-notes"
 
 
 @pytest.fixture
@@ -89,6 +90,20 @@ async def test_list_resources(client: Client) -> None:
             title=titled(client, "Watched Resource"),
             description="A resource clients can subscribe to for updates",
             mime_type="text/plain",
+        ),
+        # The skill files (plainmcp.skills), ordinary resources to any client.
+        ResourceInfo(
+            uri="skill://release-notes/SKILL.md",
+            name="release-notes",
+            description=everything.skills.skills[0].description,
+            mime_type="text/markdown",
+            size=len((SKILL / "SKILL.md").read_bytes()),
+        ),
+        ResourceInfo(
+            uri="skill://release-notes/references/STYLE.md",
+            name="release-notes/references/STYLE.md",
+            mime_type="text/markdown",
+            size=len((SKILL / "references" / "STYLE.md").read_bytes()),
         ),
     ]
 
