@@ -351,9 +351,6 @@ class Client(Surface):
     def client_capabilities(self, rev: Revision) -> dict[str, Any]:
         return self._callbacks.capabilities(rev)
 
-    def _declared_extensions(self) -> Mapping[str, Any]:
-        return self._callbacks.extensions
-
     def _wanted_level(self) -> str | None:
         """The log level a stateless request asks for: the one set, else every message when
         someone listens (as a handshake server sends them all until told otherwise)."""

@@ -22,7 +22,8 @@ from plainmcp.client import frontmatter
 from plainmcp.client.errors import bad_reply
 
 SKILLS = "io.modelcontextprotocol/skills"
-"""The extension's id: declare it with `Client(..., extensions={SKILLS: {}})`."""
+"""The extension's id. The skills methods need only the server's declaration; a client tells
+a server it loads skills with `Client(..., extensions={SKILLS: {}})`."""
 DYNAMIC: Literal["dynamic"] = "dynamic"
 """An entry's `resources` when the server generates the skill and publishes no digests."""
 

@@ -1,6 +1,6 @@
 """The typed requests of the client beyond tools: resources, templates, prompts, completion,
-skills, and lists page by page. `Client` inherits them; they need its `request`, the server's
-capabilities and the extensions the client declared."""
+skills, and lists page by page. `Client` inherits them; they need only its `request` and the
+server's capabilities."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ _LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {
 }
 """Each list method: the result's key for its items, and how one item is read."""
 _EXTENSION_OF = {"skills/list": SKILLS, "skills/get": SKILLS}
-"""The methods an extension adds: sent only when both sides declared it."""
+"""The methods an extension adds: sent only to a server that declared it."""
 
 
 class Surface(abc.ABC):
@@ -62,10 +62,6 @@ class Surface(abc.ABC):
     @abc.abstractmethod
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's result (session.py's Client)."""
-
-    @abc.abstractmethod
-    def _declared_extensions(self) -> Mapping[str, Any]:
-        """The extensions the client declares (`Client(extensions=...)`)."""
 
     async def list_resources(self) -> list[ResourceInfo]:
         return await self._every("resources/list")
@@ -200,16 +196,12 @@ class Surface(abc.ABC):
         return raw_bytes(await self.request("resources/read", {"uri": uri}), uri)
 
     def _offered(self, method: str) -> None:
-        """Refuse, before sending, an extension's method that the client did not declare
-        (RuntimeError) or the server did not (McpError -32601, as the server would answer)."""
+        """Refuse, before sending, an extension's method when the server did not declare the
+        extension (McpError -32601, as such a server would answer): SEP-2640 clients call
+        skills/* only after seeing the server's declaration."""
         ident = _EXTENSION_OF.get(method)
         if ident is None:
             return
-        if ident not in self._declared_extensions():
-            raise RuntimeError(
-                f"{method} needs the client to declare {ident}:"
-                f" Client(..., extensions={{{ident!r}: {{}}}})"
-            )
         declared = self.capabilities.get("extensions")
         if not isinstance(declared, dict) or ident not in declared:
             raise McpError(METHOD_NOT_FOUND, f"The server does not declare {ident}: no {method}")
