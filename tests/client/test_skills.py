@@ -1,5 +1,5 @@
 """client/skills.py: skill entries read strictly, and each check a file read must pass (size,
-digest, frontmatter, listed), refused with its exact message. No I/O."""
+digest, frontmatter as plainmcp.skills reads YAML, listed), refused with its exact message."""
 
 from __future__ import annotations
 
@@ -165,9 +165,10 @@ def test_json_equality_does_not_take_true_for_1() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("no frontmatter\n", "it does not begin with YAML frontmatter between --- lines"),
-        ("---\n- a\n---\n", "its frontmatter is not a mapping of fields"),
-        ("---\nname: [\n---\n", "its frontmatter is not valid YAML: "),
+        ("no frontmatter\n", "SKILL.md must begin with YAML frontmatter between --- lines"),
+        ("---\n- a\n---\n", "the frontmatter must be a mapping of fields"),
+        ("---\nname: [\n---\n", "the frontmatter is not valid YAML: while parsing a flow node"),
+        ("---\nname: a\nname: b\n---\n", "the frontmatter has the key 'name' twice (line 2)"),
     ],
 )
 def test_a_skill_md_without_a_readable_frontmatter_is_refused(text: str, message: str) -> None:

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from plainmcp.client import frontmatter
 from plainmcp.client.errors import bad_reply
 
 SKILLS = "io.modelcontextprotocol/skills"
@@ -173,11 +172,19 @@ def verify_skill_md(info: SkillInfo, data: bytes) -> LoadedSkill:
     """A SKILL.md's bytes against its entry: size and digest (when listed), then its YAML
     frontmatter compared field by field with the entry's."""
     verify(listed(info, info.uri), data)
+    # The server's own reading (YAML 1.2 core types, as JavaScript hosts read it): what a
+    # plainmcp server puts in an entry is what its client finds in the file.
+    from plainmcp.skills.frontmatter import SkillError, parse, split
+
     try:
         text = data.decode()
-        parsed, body = frontmatter.parse(text)
-    except (UnicodeDecodeError, frontmatter.FrontmatterError) as exc:
-        raise SkillVerificationError(info.uri, "frontmatter", str(exc)) from None
+        parsed = parse(text, info.uri)
+    except UnicodeDecodeError as exc:
+        raise SkillVerificationError(info.uri, "frontmatter", f"is not UTF-8 text: {exc}") from None
+    except SkillError as exc:
+        message = str(exc).removeprefix(f"{info.uri}: ")
+        raise SkillVerificationError(info.uri, "frontmatter", message) from None
+    _, body = split(text) or ("", "")
     for field in [*info.frontmatter, *(k for k in parsed if k not in info.frontmatter)]:
         if field not in parsed:
             raise SkillVerificationError(
