@@ -263,3 +263,25 @@ async def test_a_supporting_file_unlike_its_entry_or_unlisted_is_refused(protoco
         ("skills/list", None),
         ("resources/read", FORMS),
     ]
+
+
+@pytest.mark.parametrize("protocol", ERAS)
+async def test_a_dynamic_skill_has_its_frontmatter_checked_and_its_files_read_as_served(
+    protocol: str,
+) -> None:
+    entry = {
+        "uri": SKILL_URI,
+        "frontmatter": {"name": "pdf-processing", "description": DESCRIPTION},
+        "resources": "dynamic",
+    }
+    app = Server("generated", extensions=[Manifest(entry)])
+    app.add_resource(SERVED["digest"], SKILL_URI, mime_type="text/markdown")
+    app.add_resource("Forms, generated.\n", FORMS, mime_type="text/markdown")
+    async with session(app, protocol, extensions={SKILLS: {}}) as (client, _):
+        loaded = await client.load_skill(SKILL_URI)
+        forms = await client.read_skill_file(loaded, "references/FORMS.md")
+        forged = SkillInfo(SKILL_URI, {**entry["frontmatter"], "license": "MIT"}, "dynamic")
+        with pytest.raises(SkillVerificationError) as caught:
+            await client.load_skill(forged)
+    assert (loaded.body, forms) == ("\nEvil!\n", b"Forms, generated.\n")
+    assert str(caught.value) == f"{SKILL_URI}: frontmatter has no 'license', the entry has one"
