@@ -83,6 +83,7 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
         "resources": {"subscribe": True, "listChanged": True},
         "prompts": {"listChanged": True},
         "completions": {},
+        "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
 
     # logging-set-level, ping
@@ -251,6 +252,8 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
         "test://static-text",
         "test://static-binary",
         "test://watched-resource",
+        "skill://release-notes/SKILL.md",
+        "skill://release-notes/references/STYLE.md",
     ]
     assert all(r["name"] for r in resources)
     [item] = p.result("resources/read", {"uri": "test://static-text"})["contents"]

@@ -50,6 +50,25 @@ pytestmark = [
 ]
 
 EVERYTHING = ROOT / "examples" / "everything_server.py"
+SKILL = ROOT / "examples" / "skills" / "release-notes"
+SKILL_RESOURCES = [  # the skill files (plainmcp.skills), ordinary resources to any client
+    {
+        "uri": "skill://release-notes/SKILL.md",
+        "name": "release-notes",
+        "description": (
+            "Write the release notes of a plainmcp release from its merged changes, in the"
+            " project's style."
+        ),
+        "mimeType": "text/markdown",
+        "size": (SKILL / "SKILL.md").stat().st_size,
+    },
+    {
+        "uri": "skill://release-notes/references/STYLE.md",
+        "name": "release-notes/references/STYLE.md",
+        "mimeType": "text/markdown",
+        "size": (SKILL / "references" / "STYLE.md").stat().st_size,
+    },
+]
 
 TOOL_NAMES = [
     "test_simple_text",
@@ -236,6 +255,7 @@ async def test_handshake(client: Client) -> None:
         "resources": {"subscribe": True, "listChanged": True},
         "prompts": {"listChanged": True},
         "completions": {},
+        "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": True}},
     }
 
 
@@ -298,6 +318,7 @@ async def test_list_resources(client: Client) -> None:
             "description": "A resource clients can subscribe to for updates",
             "mimeType": "text/plain",
         },
+        *SKILL_RESOURCES,
     ]
     templates = await client.list_resource_templates()
     assert [wire(t) for t in templates.resource_templates] == [
@@ -1023,7 +1044,7 @@ async def test_every_message_is_valid_at_each_revision(version: str) -> None:
             for m in s.notifications("notifications/progress")
         ] == [("test_tool_with_progress-1", p) for p in (0, 50, 100)]
 
-        assert len((await s.result("resources/list"))["resources"]) == 3
+        assert len((await s.result("resources/list"))["resources"]) == 5
         assert len((await s.result("resources/templates/list"))["resourceTemplates"]) == 1
         for uri in (
             "test://static-text",

@@ -49,6 +49,7 @@ from tests.interop.test_everything_sdk import (
     LISTED_TOOL_NAMES,
     LOGS,
     SAMPLED_TEXT,
+    SKILL_RESOURCES,
     TOOL_NAMES,
     USER,
     eventually,
@@ -155,7 +156,7 @@ def _count(peer: Peer, kind: type) -> int:
 
 # --- the revision, server/discover, listing ----------------------------------------------------
 
-CAPABILITY_NAMES = ["logging", "tools", "resources", "prompts", "completions"]
+CAPABILITY_NAMES = ["logging", "tools", "resources", "prompts", "completions", "extensions"]
 
 
 async def test_protocol_version(client: Client, mode: str) -> None:
@@ -255,6 +256,7 @@ async def test_list_resources_and_templates(client: Client) -> None:
                 "description": "A resource clients can subscribe to for updates",
                 "mimeType": "text/plain",
             },
+            *SKILL_RESOURCES,
         ],
         "resultType": "complete",
     }

@@ -3,7 +3,7 @@ directory resources (`resources/directory/read`). No I/O.
 
 Skills are refused here when they cannot be served side by side: the same URI twice, a skill
 inside another's folder that is not among its files (the enclosing skill's `resources` must be
-complete), a URI that would be both a file and a folder.
+complete; so no file's URI is ever another skill's folder).
 """
 
 from __future__ import annotations
@@ -82,14 +82,11 @@ def _check(skills: list[Skill]) -> None:
 
 def _folders(uris: Iterable[str]) -> dict[str, list[str]]:
     """Every folder above a file, with its children in path order."""
-    files = set(uris)
     folders: dict[str, dict[str, None]] = {}
-    for uri in sorted(files):
+    for uri in sorted(set(uris)):
         parts = uri[len(SCHEME) :].split("/")
         for depth in range(1, len(parts)):
             folder = SCHEME + "/".join(parts[:depth])
-            if folder in files:
-                raise SkillError(f"{folder} would be both a file and a folder")
             folders.setdefault(folder, {})[SCHEME + "/".join(parts[: depth + 1])] = None
     return {k: sorted(v) for k, v in folders.items()}
 
