@@ -77,7 +77,8 @@ async def session(
 def catalog() -> Server:
     """plainmcp's skills server: three skills defined in Python, one skill per page."""
     skills = Skills()
-    skills.add("alpha", description="First", body="Read GUIDE.md.\n", files={"GUIDE.md": "G\n"})
+    files: dict[str, str | bytes] = {"GUIDE.md": "G\n", "logo.png": b"\x89PNG\x00\xff"}
+    skills.add("alpha", description="First", body="Read GUIDE.md.\n", files=files)
     skills.add("beta", description="Second", body="B\n", frontmatter={"license": "MIT"})
     skills.add("gamma", description="Third", body="C\n", prefix="team")
     app = Server("catalog", extensions=[skills], page_size=1)
@@ -123,6 +124,18 @@ async def test_listing_reads_every_page_and_no_file_is_read_until_asked(protocol
         {"name": "alpha", "description": "First"},
         b"G\n",
     )
+
+
+@pytest.mark.parametrize("protocol", ERAS)
+async def test_a_binary_file_comes_as_a_blob_and_is_verified_as_its_bytes(protocol: str) -> None:
+    async with session(catalog(), protocol) as (client, recording):
+        alpha = await client.get_skill(ALPHA)
+        logo = await client.read_skill_file(alpha, "logo.png")
+    assert logo == b"\x89PNG\x00\xff"
+    assert recording.sent[len(OPENING[protocol]) :] == [
+        ("skills/get", ALPHA),
+        ("resources/read", "skill://alpha/logo.png"),
+    ]
 
 
 @pytest.mark.parametrize("protocol", ERAS)
