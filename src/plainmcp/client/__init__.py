@@ -1,6 +1,7 @@
 """The client: a session (session.py) on its transport-facing core (core.py; the transports:
 stdio.py, memory.py, http.py), the revision it speaks (discover.py),
-the callbacks answering the server's questions (callbacks.py), its notifications
+the callbacks answering the server's questions (callbacks.py), skills and their
+verification (skills.py, frontmatter.py), its notifications
 (notifications.py, listen.py, stream.py), typed results (results.py; structured values:
 structured.py, hydrate.py) and errors (errors.py)."""
 
@@ -40,11 +41,19 @@ from plainmcp.client.results import (
     parse_tool,
 )
 from plainmcp.client.session import Client
+from plainmcp.client.skills import (
+    SKILLS,
+    LoadedSkill,
+    SkillFileInfo,
+    SkillInfo,
+    SkillVerificationError,
+)
 from plainmcp.client.stream import ToolCall
 from plainmcp.context import ElicitResult, Root  # the server side's own: one type each
 
 __all__ = [
     "CONNECTION_CLOSED",
+    "SKILLS",
     "CallToolResult",
     "CallbackError",
     "Client",
@@ -53,6 +62,7 @@ __all__ = [
     "ConnectionClosed",
     "ElicitResult",
     "Elicitation",
+    "LoadedSkill",
     "LogMessage",
     "McpError",
     "Page",
@@ -70,6 +80,9 @@ __all__ = [
     "SamplingResult",
     "ServerInfo",
     "SessionExpired",
+    "SkillFileInfo",
+    "SkillInfo",
+    "SkillVerificationError",
     "ToolCall",
     "ToolCallError",
     "ToolInfo",

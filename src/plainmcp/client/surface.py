@@ -1,5 +1,6 @@
 """The typed requests of the client beyond tools: resources, templates, prompts, completion,
-and lists page by page. `Client` inherits them; they need only its `request`."""
+skills, and lists page by page. `Client` inherits them; they need only its `request` and the
+server's capabilities."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import abc
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from plainmcp.client.errors import bad_reply
+from plainmcp.client.errors import McpError, bad_reply
 from plainmcp.client.results import (
     Completion,
     Page,
@@ -24,21 +25,40 @@ from plainmcp.client.results import (
     parse_resource_template,
     parse_tool,
 )
+from plainmcp.client.skills import (
+    SKILLS,
+    LoadedSkill,
+    SkillInfo,
+    listed,
+    parse_skill,
+    raw_bytes,
+    verify,
+    verify_skill_md,
+)
+from plainmcp.wire.jsonrpc import METHOD_NOT_FOUND
 
 if TYPE_CHECKING:
     from plainmcp.model.answers import PromptResult
 
-ListMethod = Literal["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+ListMethod = Literal[
+    "tools/list", "resources/list", "resources/templates/list", "prompts/list", "skills/list"
+]
 _LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {
     "tools/list": ("tools", parse_tool),
     "resources/list": ("resources", parse_resource),
     "resources/templates/list": ("resourceTemplates", parse_resource_template),
     "prompts/list": ("prompts", parse_prompt),
+    "skills/list": ("skills", parse_skill),
 }
 """Each list method: the result's key for its items, and how one item is read."""
+_EXTENSION_OF = {"skills/list": SKILLS, "skills/get": SKILLS}
+"""The methods an extension adds: sent only to a server that declared it."""
 
 
 class Surface(abc.ABC):
+    capabilities: dict[str, Any]
+    """The server's, from initialize or server/discover (session.py's Client)."""
+
     @abc.abstractmethod
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's result (session.py's Client)."""
@@ -88,6 +108,39 @@ class Surface(abc.ABC):
             params["context"] = {"arguments": dict(context)}
         return parse_completion(await self.request("completion/complete", params))
 
+    async def list_skills(self) -> list[SkillInfo]:
+        """Every skill's entry (`skills/list`, all pages). No file is read: `load_skill` reads
+        a SKILL.md, `read_skill_file` another file, each when asked."""
+        return await self._every("skills/list")
+
+    async def get_skill(self, uri: str) -> SkillInfo:
+        """The entry of the skill whose SKILL.md is at `uri` (`skills/get`), listed or not."""
+        self._offered("skills/get")
+        result = await self.request("skills/get", {"uri": uri})
+        info = parse_skill(result.get("skill"))
+        if info.uri != uri:
+            raise bad_reply(f"skills/get of {uri} returned the skill {info.uri}")
+        return info
+
+    async def load_skill(self, skill: SkillInfo | str) -> LoadedSkill:
+        """Read a skill's SKILL.md and verify it against the entry (given, or from `skills/get`
+        when `skill` is a URI): its size, digest and frontmatter field by field.
+        SkillVerificationError on any difference, and the content is not returned."""
+        info = skill if isinstance(skill, SkillInfo) else await self.get_skill(skill)
+        listed(info, info.uri)
+        return verify_skill_md(info, await self._read_bytes(info.uri))
+
+    async def read_skill_file(self, skill: SkillInfo | LoadedSkill, path: str) -> bytes:
+        """The bytes of one file of the skill (`path` relative to its root, or a URI), verified
+        against the entry's size and digest. A file the entry does not list is refused
+        (SkillVerificationError) without being read."""
+        info = skill.info if isinstance(skill, LoadedSkill) else skill
+        uri = info.file(path)
+        record = listed(info, uri)
+        data = await self._read_bytes(uri)
+        verify(record, data)
+        return data
+
     @overload
     async def page(
         self, method: Literal["tools/list"], cursor: str | None = None
@@ -104,12 +157,17 @@ class Surface(abc.ABC):
     async def page(
         self, method: Literal["prompts/list"], cursor: str | None = None
     ) -> Page[PromptInfo]: ...
+    @overload
+    async def page(
+        self, method: Literal["skills/list"], cursor: str | None = None
+    ) -> Page[SkillInfo]: ...
     async def page(self, method: ListMethod, cursor: str | None = None) -> Page[Any]:
         """One page of a list, for walking it yourself: `cursor` is the last page's
         `next_cursor` (None: the first page). The `list_*` methods read every page."""
         if method not in _LISTS:
             raise ValueError(f"page() lists one of {', '.join(_LISTS)}, not {method!r}")
         key, parse = _LISTS[method]
+        self._offered(method)
         result = await self.request(method, {"cursor": cursor} if cursor is not None else None)
         items = result.get(key)
         if not isinstance(items, list):
@@ -133,3 +191,17 @@ class Surface(abc.ABC):
             if cursor in seen:
                 raise bad_reply(f"{method} returned a repeated cursor {cursor!r}")
             seen.add(cursor)
+
+    async def _read_bytes(self, uri: str) -> bytes:
+        return raw_bytes(await self.request("resources/read", {"uri": uri}), uri)
+
+    def _offered(self, method: str) -> None:
+        """Refuse, before sending, an extension's method when the server did not declare the
+        extension (McpError -32601, as such a server would answer): SEP-2640 clients call
+        skills/* only after seeing the server's declaration."""
+        ident = _EXTENSION_OF.get(method)
+        if ident is None:
+            return
+        declared = self.capabilities.get("extensions")
+        if not isinstance(declared, dict) or ident not in declared:
+            raise McpError(METHOD_NOT_FOUND, f"The server does not declare {ident}: no {method}")
