@@ -102,7 +102,7 @@ class TaskPeer:
             return
         era = run.era
         if method == "notifications/progress" and era.progress_to_status:
-            await run.store.change(run.task_id, run.owner, Progress(_progress_text(params)))
+            await run.store.change(run.task_id, run.owner, Progress(progress_text(params)))
             return
         if method == "notifications/message" and era.progress_to_status:
             return  # 2026-07-28: a task has no log stream (SEP-2663)
@@ -177,7 +177,7 @@ class TaskPeer:
         return self.run.scope
 
 
-def _progress_text(params: dict[str, Any]) -> str:
+def progress_text(params: dict[str, Any]) -> str:
     """A progress notification as a status message: its message, else "n/total" or "n"."""
     message = params.get("message")
     if isinstance(message, str) and message:
