@@ -54,7 +54,7 @@ class Served:
         era = _era(ex)
         owner = identity(ex.principal)
         record = await self.store.get(ex.request.params["taskId"], owner)
-        if record is None:
+        if record is None or not _same_era(record, ex):
             raise RpcError(INVALID_PARAMS, NOT_FOUND)
         return record, era, owner
 
@@ -107,7 +107,13 @@ class Served:
             )
         except BadCursor:
             raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor") from None
-        return eras.listing(page.records, era, page.next_cursor)
+        mine = [r for r in page.records if _same_era(r, ex)]
+        return eras.listing(mine, era, page.next_cursor)
+
+
+def _same_era(record: TaskRecord, ex: Exchange) -> bool:
+    """A task is read in the revision that made it (its result is rendered for that one)."""
+    return not record.revision or record.revision == ex.revision.version
 
 
 def _era(ex: Exchange) -> Era:

@@ -256,6 +256,7 @@ class Runner:
             ttl_ms=terms.ttl_ms,
             poll_ms=terms.poll_ms,
             name=str(run.exchange.request.params.get("name", "")),
+            revision=run.exchange.revision.version,
         )
         await self.store.create(record)
         return record
