@@ -46,9 +46,14 @@ NOT_FOUND = "Failed to retrieve task: Task not found"
 class Served:
     """The handlers of one store, given the era of each request."""
 
-    def __init__(self, store: TaskStore, page_size: int) -> None:
+    def __init__(
+        self, store: TaskStore, page_size: int, streams: dict[str, tuple[Any, Any]] | None = None
+    ) -> None:
         self.store = store
         self.page_size = page_size
+        self.streams: dict[str, tuple[Any, Any]] = {} if streams is None else streams
+        """Task id -> (peer, request id) of a tasks/result waiting in this process: a question
+        of that task goes on that request's stream (2025-11-25)."""
 
     async def _known(self, ex: Exchange) -> tuple[TaskRecord, Era, str | None]:
         era = _era(ex)
@@ -87,11 +92,17 @@ class Served:
     async def result(self, core: Any, ex: Exchange) -> dict[str, Any]:
         """Blocks until the task ends, then answers what the call itself would have."""
         record, era, owner = await self._known(ex)
-        while not record.terminal:
-            later = await self.store.wait(record.task_id, owner, record.version, WATCH_SECONDS)
-            if later is None:
-                raise RpcError(INVALID_PARAMS, NOT_FOUND)
-            record = later
+        stream = (ex.peer, ex.request.id)
+        self.streams[record.task_id] = stream
+        try:
+            while not record.terminal:
+                later = await self.store.wait(record.task_id, owner, record.version, WATCH_SECONDS)
+                if later is None:
+                    raise RpcError(INVALID_PARAMS, NOT_FOUND)
+                record = later
+        finally:
+            if self.streams.get(record.task_id) is stream:
+                del self.streams[record.task_id]
         if record.error is not None:
             error = record.error
             raise RpcError(error["code"], error["message"], error.get("data"))

@@ -45,6 +45,8 @@ class Running(Protocol):
     era: Era
     store: TaskStore
     scope: anyio.CancelScope
+    streams: dict[str, tuple[Any, Any]]
+    """Open tasks/result requests by task id: (peer, request id)."""
 
     async def become_task(self) -> bool: ...
 
@@ -134,8 +136,12 @@ class TaskPeer:
         with anyio.fail_after(timeout):
             if run.era.detailed:
                 return await self._answer_of(key, asked.version)
+            # On the stream of a tasks/result the client keeps open for this task, if any
+            # (2025-11-25's advice), else wherever the session sends requests.
+            open_result = run.streams.get(run.task_id)
+            on = open_result[1] if open_result and open_result[0] is self.original else None
             answer = await self.original.ask(
-                method, eras.related(params, run.task_id, run.era), timeout=timeout
+                method, eras.related(params, run.task_id, run.era), timeout=timeout, related_to=on
             )
         await run.store.change(run.task_id, run.owner, Answer({key: answer}))
         return answer
