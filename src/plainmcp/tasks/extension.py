@@ -19,7 +19,7 @@ import anyio
 from plainmcp.extensions import Answered, Extension, Handler, Render, Wrapper, client_extensions
 from plainmcp.model.identity import identity
 from plainmcp.tasks import eras
-from plainmcp.tasks.handlers import CANCEL, GET, LIST, RESULT, UPDATE, Served
+from plainmcp.tasks.handlers import CANCEL, GET, LIST, RESULT, UPDATE, TaskMethods
 from plainmcp.tasks.memory import MemoryTaskStore
 from plainmcp.tasks.runner import Run, Runner, Sleep, Terms
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
@@ -74,7 +74,7 @@ class Tasks(Extension):
         self.runner = Runner(
             store if store is not None else MemoryTaskStore(clock=clock), budget=budget, sleep=sleep
         )
-        self.served = Served(self.runner.store, page_size, self.runner.streams)
+        self.served = TaskMethods(self.runner.store, page_size, self.runner.streams)
 
     @property
     def store(self) -> TaskStore:

@@ -43,7 +43,7 @@ LIST = Method(
 NOT_FOUND = "Failed to retrieve task: Task not found"
 
 
-class Served:
+class TaskMethods:
     """The handlers of one store, given the era of each request."""
 
     def __init__(

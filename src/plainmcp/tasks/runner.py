@@ -219,7 +219,7 @@ class Runner:
         """How the budget is waited (tests pass one they release themselves)."""
         self.running: set[asyncio.Task[None]] = set()
         self.streams: dict[str, tuple[Any, Any]] = {}
-        """Open tasks/result requests by task id (handlers.Served fills it)."""
+        """Open tasks/result requests by task id (handlers.TaskMethods fills it)."""
 
     async def call(
         self,
