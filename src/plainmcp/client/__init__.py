@@ -2,7 +2,8 @@
 stdio.py, memory.py, http.py), the revision it speaks (discover.py),
 the callbacks answering the server's questions (callbacks.py), its notifications
 (notifications.py, listen.py, stream.py), typed results (results.py; structured values:
-structured.py, hydrate.py) and errors (errors.py)."""
+structured.py, hydrate.py), errors (errors.py) and tool calls run as tasks (task_calls.py,
+tasks.py, task_wire.py)."""
 
 from plainmcp.client.callbacks import (
     CallbackError,
@@ -18,6 +19,9 @@ from plainmcp.client.errors import (
     ProtocolViolation,
     RequestTimeout,
     SessionExpired,
+    TaskCancelled,
+    TaskFailed,
+    TaskNotFound,
 )
 from plainmcp.client.hydrate import plain
 from plainmcp.client.notifications import LogMessage, Progress
@@ -41,10 +45,13 @@ from plainmcp.client.results import (
 )
 from plainmcp.client.session import Client
 from plainmcp.client.stream import ToolCall
+from plainmcp.client.task_wire import TASKS_EXTENSION, TaskState
+from plainmcp.client.tasks import TaskHandle
 from plainmcp.context import ElicitResult, Root  # the server side's own: one type each
 
 __all__ = [
     "CONNECTION_CLOSED",
+    "TASKS_EXTENSION",
     "CallToolResult",
     "CallbackError",
     "Client",
@@ -70,6 +77,11 @@ __all__ = [
     "SamplingResult",
     "ServerInfo",
     "SessionExpired",
+    "TaskCancelled",
+    "TaskFailed",
+    "TaskHandle",
+    "TaskNotFound",
+    "TaskState",
     "ToolCall",
     "ToolCallError",
     "ToolInfo",
