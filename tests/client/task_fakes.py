@@ -28,6 +28,11 @@ def rpc_error(code: int, message: str, data: Any = None) -> dict[str, Any]:
 
 
 STAMP = "2025-11-25T10:30:00Z"
+TASK_TOOLS = {
+    name: "optional"
+    for name in ("compute", "ask", "hello", "failing_job", "protocol_error_job", "slow_compute")
+}
+"""The tools the scripted server lists by default, each `execution.taskSupport`."""
 
 
 def core_task(task_id: str, status: str, **extra: Any) -> dict[str, Any]:
@@ -78,14 +83,24 @@ class Scripted:
 
     def calls(self, *methods: str) -> list[tuple[str, dict[str, Any]]]:
         """The requests after the opening (tools/call, tasks/*...)."""
-        skip = {"initialize", "server/discover", "subscriptions/listen"}
+        skip = {"initialize", "server/discover", "subscriptions/listen", "tools/list"}
         return [(m, p) for m, p in self.sent if m not in skip and (not methods or m in methods)]
 
 
 @contextlib.asynccontextmanager
 async def scripted_client(
-    answer: Answer, *, protocol: str, capabilities: dict[str, Any], **options: Any
+    answer: Answer,
+    *,
+    protocol: str,
+    capabilities: dict[str, Any],
+    tools: dict[str, str | None] = TASK_TOOLS,
+    **options: Any,
 ) -> AsyncIterator[tuple[Client, Scripted]]:
+    listed = [
+        {"name": name, "inputSchema": {"type": "object"}}
+        | ({"execution": {"taskSupport": support}} if support else {})
+        for name, support in tools.items()
+    ]
     script = Scripted(answer)
     async with anyio.create_task_group() as tasks:
         core: Core | None = None
@@ -105,6 +120,9 @@ async def scripted_client(
                 }
             elif method == "server/discover":
                 result = {"supportedVersions": [protocol], "capabilities": capabilities}
+            elif method == "tools/list":
+                script.sent.append((method, params))
+                result = {"tools": listed}
             elif method == "subscriptions/listen":
                 result = rpc_error(-32601, "no")
             else:

@@ -186,6 +186,16 @@ async def test_a_plain_answer_to_a_task_call_is_a_completed_handle() -> None:
     assert script.calls() == [("tools/call", {"name": "compute", "arguments": {"n": 1}})]
 
 
+async def test_core_calls_a_tool_that_names_no_task_support_plainly() -> None:
+    async with scripted_client(
+        replies(DONE), protocol=CORE, capabilities=CORE_CAPS, tools={"add": None}
+    ) as (client, script):
+        handle = await client.call_tool_as_task("add", {"a": 1}, ttl=5)
+        assert (handle.id, (await handle.result()).text) == (None, "42")
+    assert script.calls() == [("tools/call", {"name": "add", "arguments": {"a": 1}})]
+    assert [m for m, _ in script.sent] == ["tools/list", "tools/call"]
+
+
 async def test_ext_call_tool_follows_a_task_the_server_chose_to_its_result() -> None:
     answer = replies(
         {"resultType": "task", **ext_task("t3", "working", pollIntervalMs=10)},

@@ -117,6 +117,8 @@ class Client(Surface, TaskCalls):
         self._log_level = level
         self._timeout = options.get("request_timeout")
         self._poll_sleep = options.get("poll_sleep", anyio.sleep)
+        self._task_support: dict[str, str | None] = {}
+        """Each listed tool's execution.taskSupport (2025-11-25), by name."""
         self._core.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
         self._discover_timeout = options.get("discover_timeout", DISCOVER_TIMEOUT)
         self._output_schemas = OutputSchemas(self.list_tools)
@@ -275,6 +277,7 @@ class Client(Surface, TaskCalls):
         """Every tool, following `nextCursor` across pages."""
         tools: list[ToolInfo] = await self._every("tools/list")
         self._core.tool_schemas.update({t.name: t.input_schema for t in tools})
+        self._task_support.update({t.name: t.task_support for t in tools})
         self._output_schemas.remember(tools)
         return tools
 
@@ -363,6 +366,11 @@ class Client(Surface, TaskCalls):
     ) -> dict[str, Any]:
         if self._needs_schema(name):
             await self.list_tools()
+        if "task" in params:  # 2025-11-25: asked for only of a tool that may run as a task
+            if name not in self._task_support:
+                await self.list_tools()
+            if self._task_support.get(name) not in ("optional", "required"):
+                params = {k: v for k, v in params.items() if k != "task"}
         return await self._rounds(
             "tools/call", params, timeout, None, era.extension if era is not None else None
         )
