@@ -108,9 +108,11 @@ async def print_result(
 def cmd_call(args: argparse.Namespace) -> int:
     from plainmcp.cli.ask import TerminalAsker
     from plainmcp.cli.feedback import Feedback
+    from plainmcp.cli.task import check_task_arguments
     from plainmcp.client import McpError
     from plainmcp.wire.jsonrpc import INVALID_PARAMS
 
+    check_task_arguments(args)
     arguments = parse_arguments(args.arguments, args.args)
     where = target_of(args, "call")
     asker = TerminalAsker()

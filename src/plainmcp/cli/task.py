@@ -115,6 +115,20 @@ def cmd_task(args: argparse.Namespace) -> int:
         return connect_and_run(where, body, **task_options(feedback, asker))
 
 
+def check_task_arguments(args: argparse.Namespace) -> None:
+    """`call`'s task options that cannot be carried out, as usage errors before connecting."""
+    from plainmcp.cli.connect import is_url
+    from plainmcp.cli.usage import UsageError
+
+    if (args.detach or args.ttl is not None) and not args.task:
+        raise UsageError("--detach and --ttl go with --task")
+    if args.detach and not is_url(args.target):
+        raise UsageError(
+            "--detach needs the URL of a running server: a server file is started by this"
+            " command and ends with it, and its task with it"
+        )
+
+
 def add_task_arguments(p: argparse.ArgumentParser) -> None:
     """`call`'s task options."""
     p.add_argument(
