@@ -50,8 +50,7 @@ from plainmcp.client.stream import ToolCall, stream_call
 from plainmcp.client.structured import OutputSchemas
 from plainmcp.client.surface import Surface
 from plainmcp.client.task_calls import TaskCalls
-from plainmcp.client.task_wire import TaskEra, is_task_result
-from plainmcp.client.tasks import TaskLink
+from plainmcp.client.task_wire import is_task_result
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import envelope, jsonrpc
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Notification, Request
@@ -118,7 +117,6 @@ class Client(Surface, TaskCalls):
         self._timeout = options.get("request_timeout")
         self._poll_sleep = options.get("poll_sleep", anyio.sleep)
         self._task_support: dict[str, str | None] = {}
-        """Each listed tool's execution.taskSupport (2025-11-25), by name."""
         self._core.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
         self._discover_timeout = options.get("discover_timeout", DISCOVER_TIMEOUT)
         self._output_schemas = OutputSchemas(self.list_tools)
@@ -358,40 +356,6 @@ class Client(Surface, TaskCalls):
             await self.request("resources/unsubscribe", {"uri": uri})
             return
         await self._listen.change(self.capabilities, remove=uri)
-
-    # --- tasks (task_calls.py, tasks.py) ----------------------------------------------------
-
-    async def _task_call(
-        self, name: str, params: dict[str, Any], timeout: Any, era: TaskEra | None
-    ) -> dict[str, Any]:
-        if self._needs_schema(name):
-            await self.list_tools()
-        if "task" in params:  # 2025-11-25: asked for only of a tool that may run as a task
-            if name not in self._task_support:
-                await self.list_tools()
-            if self._task_support.get(name) not in ("optional", "required"):
-                params = {k: v for k, v in params.items() if k != "task"}
-        return await self._rounds(
-            "tools/call", params, timeout, None, era.extension if era is not None else None
-        )
-
-    def _task_link(
-        self, era: TaskEra, tool: str | None, result_type: Any, raise_on_error: bool
-    ) -> TaskLink:
-        rev = self.revision
-
-        async def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
-            declare = era.extension
-            return await self._exchange(method, params, DEFAULT_TIMEOUT, None, declare=declare)
-
-        async def answer(asks: Mapping[str, Any]) -> dict[str, Any]:
-            assert rev is not None
-            return await questions.input_responses(self._callbacks, asks, rev)
-
-        async def parse(raw: dict[str, Any]) -> CallToolResult:
-            return await self._tool_result(tool, raw, result_type, raise_on_error)
-
-        return TaskLink(era, request, answer, parse, self._poll_sleep)
 
     # --- plumbing --------------------------------------------------------------------------
 

@@ -1,13 +1,15 @@
 """The Client's task requests: `call_tool_as_task` (a call that may run as a task, as a
-`TaskHandle`) and `task` (reattach to one by id). `Client` inherits them; it supplies the link
-a handle talks through (`_task_link`), the revision and the server's capabilities."""
+`TaskHandle`) and `task` (reattach to one by id). `Client` inherits them, and gives them its
+requests (`_rounds`, `_exchange`), its callbacks, its result parsing (`_tool_result`) and the
+sleeper polls wait with."""
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from plainmcp.client import questions
 from plainmcp.client.options import DEFAULT_TIMEOUT
 from plainmcp.client.task_wire import (
     ERAS,
@@ -18,28 +20,59 @@ from plainmcp.client.task_wire import (
     is_task_result,
     server_offers,
 )
-from plainmcp.client.tasks import TaskHandle, TaskLink
+from plainmcp.client.tasks import Sleep, TaskHandle, TaskLink
 from plainmcp.wire.revisions import Revision
+
+if TYPE_CHECKING:
+    from plainmcp.client.callbacks import Callbacks
+    from plainmcp.client.results import CallToolResult, ToolInfo
 
 
 class TaskCalls(abc.ABC):
     """Tool calls run as tasks, on 2025-11-25 (core tasks) and 2026-07-28 (the extension)."""
 
     capabilities: dict[str, Any]
+    _callbacks: Callbacks
+    _poll_sleep: Sleep
+    _task_support: dict[str, str | None]
+    """Each listed tool's execution.taskSupport (2025-11-25), by name."""
 
     @property
     @abc.abstractmethod
     def revision(self) -> Revision | None: ...
 
     @abc.abstractmethod
-    def _task_link(
-        self, era: TaskEra, tool: str | None, result_type: Any, raise_on_error: bool
-    ) -> TaskLink: ...
+    async def list_tools(self) -> list[ToolInfo]: ...
 
     @abc.abstractmethod
-    async def _task_call(
-        self, name: str, params: dict[str, Any], timeout: Any, era: TaskEra | None
+    def _needs_schema(self, name: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def _rounds(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | None,
+        on_progress: Any,
+        declare: str | None = None,
     ) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    async def _exchange(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | None,
+        on_progress: Any,
+        *,
+        rev: Revision | None = None,
+        declare: str | None = None,
+    ) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    async def _tool_result(
+        self, name: str | None, raw: dict[str, Any], result_type: Any, raise_on_error: bool
+    ) -> CallToolResult: ...
 
     def _task_handle(
         self, era: TaskEra, name: str, raw: dict[str, Any], result_type: Any, raise_on_error: bool
@@ -94,3 +127,37 @@ class TaskCalls(abc.ABC):
         handle = TaskHandle(self._task_link(era, tool, None, False), TaskState(task_id, "working"))
         await handle.refresh()
         return handle
+
+    # --- what a handle talks through --------------------------------------------------------
+
+    async def _task_call(
+        self, name: str, params: dict[str, Any], timeout: Any, era: TaskEra | None
+    ) -> dict[str, Any]:
+        if self._needs_schema(name):
+            await self.list_tools()
+        if "task" in params:  # 2025-11-25: asked for only of a tool that may run as a task
+            if name not in self._task_support:
+                await self.list_tools()
+            if self._task_support.get(name) not in ("optional", "required"):
+                params = {k: v for k, v in params.items() if k != "task"}
+        declare = era.extension if era is not None else None
+        return await self._rounds("tools/call", params, timeout, None, declare)
+
+    def _task_link(
+        self, era: TaskEra, tool: str | None, result_type: Any, raise_on_error: bool
+    ) -> TaskLink:
+        rev = self.revision
+
+        async def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
+            return await self._exchange(
+                method, params, DEFAULT_TIMEOUT, None, declare=era.extension
+            )
+
+        async def answer(asks: Mapping[str, Any]) -> dict[str, Any]:
+            assert rev is not None
+            return await questions.input_responses(self._callbacks, asks, rev)
+
+        async def parse(raw: dict[str, Any]) -> CallToolResult:
+            return await self._tool_result(tool, raw, result_type, raise_on_error)
+
+        return TaskLink(era, request, answer, parse, self._poll_sleep)
