@@ -21,6 +21,8 @@ import jsonschema.protocols
 import referencing
 import referencing.jsonschema
 
+from tests.task_schemas import task_notification, task_result
+
 __all__ = [
     "REVISIONS",
     "definition_names",
@@ -247,6 +249,8 @@ def _validate_result_response(
     )
     if method is None:
         return
+    if task_result(message.get("result"), revision, method, validate_definition):
+        return  # tests/task_schemas.py: a task's messages
     result_def = _result_definition(revision, method)
     # 2026-07-28 has per-method response definitions (e.g. CallToolResultResponse, whose result is
     # CallToolResult or InputRequiredResult); prefer them where the revision defines one.
@@ -259,6 +263,8 @@ def _validate_result_response(
 
 
 def _validate_notification(message: Mapping[str, Any], revision: str) -> None:
+    if task_notification(message, revision):
+        return
     validate_definition(message, revision, "ServerNotification")
     specific = _method_map(revision, "ServerNotification").get(message["method"])
     if specific is None:  # unreachable if ServerNotification passed, kept for a clearer message
