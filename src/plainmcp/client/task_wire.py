@@ -63,6 +63,9 @@ EXTENSION = TaskEra(
     update_method="tasks/update",
     extension=TASKS_EXTENSION,
 )
+ROUTED = {"tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
+"""The extension's methods sent with `Mcp-Name` over HTTP (2026-07-28), and the param it names:
+a load balancer routes a task's requests to where it is kept."""
 ERAS: dict[str, TaskEra] = {era.version: era for era in (CORE, EXTENSION)}
 """The revisions with tasks; the others have none (a task call there is a plain call)."""
 

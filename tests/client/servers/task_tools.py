@@ -7,8 +7,10 @@ from __future__ import annotations
 import anyio
 
 from plainmcp import Context, Server, ToolError
+from plainmcp.tasks.extension import Tasks
 
-app = Server("task-tools")
+# A 2026-07-28 call becomes a task at once (no budget), and clients poll every 100 ms.
+app = Server("task-tools", tasks=Tasks(budget=0, poll_interval_ms=100))
 
 NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 

@@ -1,0 +1,107 @@
+"""The client's tasks over real transports: Streamable HTTP (in-process ASGI, with the headers
+each request carries, and a server process reattached to after the first client closed) and
+stdio (a server subprocess), on both eras."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+
+from plainmcp.client import TASKS_EXTENSION, Client, Progress
+from plainmcp.transports.http.app import HttpApp
+from tests.client.servers import task_tools
+from tests.client.test_http import URL, Recording
+from tests.http_server import HttpServer, http_server
+
+pytestmark = pytest.mark.anyio
+
+CORE = "2025-11-25"
+EXT = "2026-07-28"
+TASKS = {TASKS_EXTENSION: {}}
+SERVER = Path(task_tools.__file__)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def quick(seconds: float) -> None:
+    await anyio.sleep(min(seconds, 0.01))
+
+
+@pytest.fixture
+async def asgi() -> AsyncIterator[tuple[HttpApp, Recording]]:
+    http_app = task_tools.app.http_app()
+    async with http_app.lifespan():
+        yield http_app, Recording(httpx2.ASGITransport(http_app))
+
+
+@pytest.fixture(scope="module")
+def process() -> Iterator[HttpServer]:
+    with http_server(str(SERVER)) as server:
+        yield server
+
+
+async def test_ext_task_requests_name_the_task_in_their_headers(
+    asgi: tuple[HttpApp, Recording],
+) -> None:
+    _, recording = asgi
+    async with Client.http(
+        URL, transport=recording, protocol=EXT, extensions=TASKS, poll_sleep=quick
+    ) as client:
+        handle = await client.call_tool_as_task("forever")
+        assert handle.id is not None
+        await handle.refresh()
+        await handle.cancel()
+    posts = [(h.get("mcp-method"), h.get("mcp-name")) for m, h in recording.seen if m == "POST"]
+    assert posts == [
+        ("server/discover", None),
+        ("tools/list", None),
+        ("tools/call", "forever"),
+        ("tasks/get", handle.id),
+        ("tasks/cancel", handle.id),
+    ]
+
+
+@pytest.mark.parametrize("protocol", [CORE, EXT])
+async def test_a_task_over_stdio_runs_to_its_result(protocol: str) -> None:
+    progress: list[Progress] = []
+    async with Client.stdio(
+        sys.executable,
+        str(SERVER),
+        protocol=protocol,
+        extensions=TASKS,
+        poll_sleep=quick,
+        on_progress=progress.append,
+    ) as client:
+        handle = await client.call_tool_as_task("forever")
+        assert handle.status == "working"
+        await handle.cancel()
+        built = await (await client.call_tool_as_task("build", {"target": "docs"})).result()
+    assert built.text == "built docs"
+    if protocol == CORE:  # 2026-07-28 tasks carry no progress
+        assert [(p.progress, p.message) for p in progress] == [(1, "compiling"), (2, "linking")]
+
+
+@pytest.mark.parametrize("protocol", [CORE, EXT])
+async def test_reattach_over_http_after_the_first_client_closed(
+    process: HttpServer, protocol: str
+) -> None:
+    async with Client.http(process.url, protocol=protocol, extensions=TASKS) as first:
+        handle = await first.call_tool_as_task("forever")
+        task_id = handle.id
+    assert task_id is not None
+    async with Client.http(
+        process.url, protocol=protocol, extensions=TASKS, poll_sleep=quick
+    ) as second:
+        again = await second.task(task_id)
+        assert again.status == "working"
+        await again.cancel()
+        state = await again.wait()
+    assert state is not None and state.status == "cancelled"
