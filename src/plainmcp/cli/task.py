@@ -97,6 +97,9 @@ def cmd_task(args: argparse.Namespace) -> int:
             return 0
         if args.cancel:
             await handle.cancel()
+            if not handle.done:  # 2026-07-28 acknowledges only: where is it now?
+                await handle.refresh()
+            assert handle.state is not None
             print(status_line(args.id, handle.state))
             return 0
         feedback.say(status_line(args.id, handle.state))
