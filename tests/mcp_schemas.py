@@ -21,7 +21,6 @@ import jsonschema.protocols
 import referencing
 import referencing.jsonschema
 
-
 __all__ = [
     "REVISIONS",
     "definition_names",
