@@ -12,7 +12,7 @@ import anyio
 import httpx2
 import pytest
 
-from plainmcp.client import TASKS_EXTENSION, Client, Progress
+from plainmcp.client import TASKS_EXTENSION, Client, Elicitation, ElicitResult, Progress
 from plainmcp.transports.http.app import HttpApp
 from tests.client.servers import task_tools
 from tests.client.test_http import URL, Recording
@@ -105,3 +105,22 @@ async def test_reattach_over_http_after_the_first_client_closed(
         await again.cancel()
         state = await again.wait()
     assert state is not None and state.status == "cancelled"
+
+
+@pytest.mark.parametrize("protocol", [CORE, EXT])
+async def test_a_tasks_question_over_http_is_answered_by_the_elicit_callback(
+    process: HttpServer, protocol: str
+) -> None:
+    asked: list[str] = []
+
+    def elicit(question: Elicitation) -> ElicitResult:
+        asked.append(question.message)
+        return ElicitResult("accept", {"name": "Luca"})
+
+    async with Client.http(
+        process.url, protocol=protocol, extensions=TASKS, poll_sleep=quick, elicit=elicit
+    ) as client:
+        handle = await client.call_tool_as_task("hello")
+        assert handle.id is not None
+        assert (await handle.result()).text == "Hello, Luca!"
+    assert asked == ["Your name?"]
