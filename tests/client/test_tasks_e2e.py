@@ -238,3 +238,26 @@ async def test_ext_a_call_that_ends_within_the_servers_budget_is_answered_inline
             "completed",
             "built docs",
         )
+
+
+@pytest.mark.parametrize("protocol", ERAS)
+async def test_an_expired_task_is_task_not_found(protocol: str) -> None:
+    now = [1_000_000.0]
+    app = Server("expiring", tasks=Tasks(budget=0, ttl_ms=60_000, clock=lambda: now[0]))
+    release = anyio.Event()
+
+    @app.tool(task="required")
+    async def held() -> str:
+        await release.wait()
+        return "released"
+
+    async with memory(app, protocol) as client:
+        handle = await client.call_tool_as_task("held", ttl=30)
+        assert handle.state is not None
+        # 2025-11-25 asks for 30 s and gets it; 2026-07-28 cannot ask: the server's 60 s
+        assert handle.state.ttl_ms == {CORE: 30_000, EXT: 60_000}[protocol]
+        assert handle.id is not None
+        now[0] += 61
+        with pytest.raises(TaskNotFound):
+            await client.task(handle.id)
+        release.set()
