@@ -124,3 +124,16 @@ async def test_a_tasks_question_over_http_is_answered_by_the_elicit_callback(
         assert handle.id is not None
         assert (await handle.result()).text == "Hello, Luca!"
     assert asked == ["Your name?"]
+
+
+@pytest.mark.parametrize("protocol", [CORE, EXT])
+async def test_the_official_sdks_server_offers_no_tasks_so_the_call_is_answered_at_once(
+    protocol: str,
+) -> None:
+    sdk = Path(__file__).parent / "servers" / "sdk_tools.py"
+    async with Client.stdio(
+        sys.executable, str(sdk), "stdio", protocol=protocol, extensions=TASKS
+    ) as client:
+        assert client.task_era() is None  # mcp 2.3.0 has no tasks on either era
+        handle = await client.call_tool_as_task("add", {"a": 2, "b": 3})
+        assert (handle.id, handle.status, (await handle.result()).text) == (None, "completed", "5")
