@@ -18,6 +18,7 @@ from plainmcp.client import (
     ElicitResult,
     LogMessage,
     Progress,
+    SamplingRequest,
     TaskCancelled,
     TaskNotFound,
 )
@@ -261,3 +262,25 @@ async def test_an_expired_task_is_task_not_found(protocol: str) -> None:
         with pytest.raises(TaskNotFound):
             await client.task(handle.id)
         release.set()
+
+
+@pytest.mark.parametrize("protocol", ERAS)
+async def test_a_tasks_sampling_is_answered_by_the_sample_callback(protocol: str) -> None:
+    app = Server("sampling", tasks=Tasks(budget=0))
+
+    @app.tool(task="optional")
+    async def summarize(text: str, ctx: Context) -> str:
+        answer = await ctx.sample(f"Summarize: {text}", max_tokens=20)
+        return f"summary: {answer.text}"
+
+    prompts: list[str] = []
+
+    def sample(request: SamplingRequest) -> str:
+        prompts.append(request.messages[0].text)
+        return "short"
+
+    async with memory(app, protocol, sample=sample) as client:
+        handle = await client.call_tool_as_task("summarize", {"text": "a long story"})
+        assert handle.id is not None
+        assert (await handle.result()).text == "summary: short"
+    assert prompts == ["Summarize: a long story"]
