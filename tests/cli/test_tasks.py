@@ -151,3 +151,20 @@ def test_an_unknown_task_id_exits_1_saying_so(served: HttpServer) -> None:
         "",
         "plainmcp task: No task 'nope': Failed to retrieve task: Task not found\n",
     )
+
+
+EVERYTHING = str(Path(__file__).resolve().parents[2] / "examples" / "everything_server.py")
+
+
+@pytest.mark.parametrize("protocol", ERAS)
+def test_a_failed_task_exits_1_with_its_protocol_error(protocol: str) -> None:
+    proc = plainmcp("call", EVERYTHING, "protocol_error_job", "--task", "--protocol", protocol)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    task_id = task_id_in(proc.stderr)
+    lines = proc.stderr.replace(task_id, "ID").splitlines()
+    needs = "protocol_error_job needs the client capability com.example/never"
+    assert (lines[0], lines[-2], lines[-1]) == (
+        "task ID: working",
+        f"task ID: failed: {needs}",
+        f"plainmcp call: the task failed: error -32021: {needs}",
+    )

@@ -121,7 +121,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     async def body(client: Client) -> int:
         import anyio
 
-        from plainmcp.cli.task import TaskCall
+        from plainmcp.cli.task import TaskCall, task_ended
 
         tools = {t.name: t for t in await client.list_tools()}
         if args.tool not in tools:
@@ -151,6 +151,10 @@ def cmd_call(args: argparse.Namespace) -> int:
                         args.tool, arguments, on_progress=feedback.on_progress
                     )
             except McpError as exc:
+                ended = task_ended(exc)
+                if ended is not None:  # the task's own end, not the arguments refused
+                    print(f"plainmcp call: {ended}", file=sys.stderr)
+                    return 1
                 if exc.code != INVALID_PARAMS:
                     raise
                 rejected: str | None = f"error {exc.code}: {exc.message}"

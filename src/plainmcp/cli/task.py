@@ -37,6 +37,17 @@ def status_line(task_id: str, state: TaskState) -> str:
     return f"{line}: {state.status_message}" if state.status_message else line
 
 
+def task_ended(exc: Exception) -> str | None:
+    """What to say of a task that ended without a result (None: `exc` is no such end)."""
+    from plainmcp.client import TaskCancelled, TaskFailed, TaskNotFound
+
+    if isinstance(exc, TaskFailed):
+        return f"the task failed: error {exc.code}: {exc.message}"
+    if isinstance(exc, TaskCancelled | TaskNotFound):
+        return exc.message
+    return None
+
+
 class TaskCall:
     """`call --task`: the call made as a task, followed to its result (or left, detached)."""
 
@@ -86,7 +97,7 @@ def cmd_task(args: argparse.Namespace) -> int:
         try:
             handle = await client.task(args.id)
         except TaskNotFound as exc:
-            print(f"plainmcp task: {exc.message}", file=sys.stderr)
+            print(f"plainmcp task: {task_ended(exc)}", file=sys.stderr)
             return 1
         except ValueError as exc:
             print(f"plainmcp task: {exc}", file=sys.stderr)
@@ -105,12 +116,8 @@ def cmd_task(args: argparse.Namespace) -> int:
         feedback.say(status_line(args.id, handle.state))
         try:
             result = await follow(handle, feedback)
-        except TaskCancelled as exc:
-            print(f"plainmcp task: {exc.message}", file=sys.stderr)
-            return 1
-        except TaskFailed as exc:
-            failed = f"the task failed: error {exc.code}: {exc.message}"
-            print(f"plainmcp task: {failed}", file=sys.stderr)
+        except (TaskCancelled, TaskFailed, TaskNotFound) as exc:
+            print(f"plainmcp task: {task_ended(exc)}", file=sys.stderr)
             return 1
         return await print_result(client, result, args, "task", "result")
 
