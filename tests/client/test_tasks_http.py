@@ -52,21 +52,30 @@ async def test_ext_task_requests_name_the_task_in_their_headers(
     asgi: tuple[HttpApp, Recording],
 ) -> None:
     _, recording = asgi
+
+    def elicit(question: Elicitation) -> ElicitResult:
+        return ElicitResult("accept", {"name": "Luca"})
+
     async with Client.http(
-        URL, transport=recording, protocol=EXT, extensions=TASKS, poll_sleep=quick
+        URL, transport=recording, protocol=EXT, extensions=TASKS, poll_sleep=quick, elicit=elicit
     ) as client:
         handle = await client.call_tool_as_task("forever")
         assert handle.id is not None
         await handle.refresh()
         await handle.cancel()
+        asking = await client.call_tool_as_task("hello")
+        assert (await asking.result()).text == "Hello, Luca!"
     posts = [(h.get("mcp-method"), h.get("mcp-name")) for m, h in recording.seen if m == "POST"]
-    assert posts == [
+    assert posts[:5] == [
         ("server/discover", None),
         ("tools/list", None),
         ("tools/call", "forever"),
         ("tasks/get", handle.id),
         ("tasks/cancel", handle.id),
     ]
+    assert posts[5] == ("tools/call", "hello")
+    assert ("tasks/update", asking.id) in posts[6:]
+    assert {name for method, name in posts[6:]} == {asking.id}  # every poll names the task
 
 
 @pytest.mark.parametrize("protocol", [CORE, EXT])
