@@ -357,3 +357,14 @@ async def test_a_server_without_tasks_has_no_task_to_reattach_to() -> None:
     ):
         with pytest.raises(ValueError, match="the server offers no tasks at 2025-11-25"):
             await client.task("t1")
+
+
+async def test_ext_a_task_created_done_is_read_with_tasks_get_for_its_result() -> None:
+    answer = replies(
+        {"resultType": "task", **ext_task("t5", "completed")},
+        {"resultType": "complete", **ext_task("t5", "completed", result=DONE)},
+    )
+    async with scripted_client(answer, protocol=EXT, capabilities=EXT_CAPS) as (client, script):
+        handle = await client.call_tool_as_task("compute")
+        assert (await handle.result()).text == "42"
+    assert [m for m, _ in script.calls()] == ["tools/call", "tasks/get"]

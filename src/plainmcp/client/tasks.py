@@ -187,6 +187,10 @@ class TaskHandle:
         """The final tools/call result: inlined (2026-07-28) or from tasks/result (which
         waits for the end); a protocol error it ended with as TaskFailed."""
         if link.era.result_method is None:
+            if state.result is None and state.error is None:
+                # A snapshot without the payload (a CreateTaskResult that was already done):
+                # tasks/get inlines it.
+                state = await self.refresh() or state
             if state.status == "failed":
                 return _failed(state.task_id, state.error, state.status_message)
             if state.result is None:
