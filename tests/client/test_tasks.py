@@ -109,7 +109,10 @@ async def test_core_input_required_opens_tasks_result_for_the_servers_questions(
         answer, protocol=CORE, capabilities=CORE_CAPS, poll_sleep=sleeps
     ) as (client, script):
         handle = await client.call_tool_as_task("ask")
+        seen: list[str] = []
+        await handle.wait(on_status=lambda state: seen.append(state.status))
         result = await handle.result()
+    assert seen == ["input_required", "completed"]
     assert [m for m, _ in script.calls()] == [
         "tools/call",
         "tasks/get",

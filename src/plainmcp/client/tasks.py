@@ -96,19 +96,26 @@ class TaskHandle:
             return None
         link, _ = self._need()
         unchanged = 0
+
+        def heard(before: TaskState) -> bool:
+            """Tell `on_status` of a change since `before`; False when there was none."""
+            seen = self._state
+            assert seen is not None
+            if (seen.status, seen.status_message) == (before.status, before.status_message):
+                return False
+            if on_status is not None:
+                on_status(seen)
+            return True
+
         while not self._state.done:
             before = self._state
             if before.status == "input_required" and await self._give_input(link):
                 unchanged = 0
-                if self.done:
-                    break
+                if heard(before):
+                    continue  # answered: the status it moved to is looked at first
             await link.sleep(next_delay(self._state.poll_interval_ms, unchanged))
-            seen = await self.refresh()
-            assert seen is not None
-            changed = (seen.status, seen.status_message) != (before.status, before.status_message)
-            unchanged = 0 if changed else unchanged + 1
-            if changed and on_status is not None:
-                on_status(seen)
+            await self.refresh()
+            unchanged = 0 if heard(before) else unchanged + 1
         return self._state
 
     async def result(self) -> CallToolResult:
