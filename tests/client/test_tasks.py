@@ -371,3 +371,10 @@ async def test_ext_a_task_created_done_is_read_with_tasks_get_for_its_result() -
         handle = await client.call_tool_as_task("compute")
         assert (await handle.result()).text == "42"
     assert [m for m, _ in script.calls()] == ["tools/call", "tasks/get"]
+
+
+async def test_a_handle_says_its_id_and_status() -> None:
+    answer = replies({"task": core_task("t1", "working")})
+    async with scripted_client(answer, protocol=CORE, capabilities=CORE_CAPS) as (client, _):
+        handle = await client.call_tool_as_task("compute")
+    assert repr(handle) == "TaskHandle(id='t1', status='working')"

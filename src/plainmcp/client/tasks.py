@@ -57,6 +57,9 @@ class TaskHandle:
         self._outcome: dict[str, Any] | McpError | None = None
         """The final tools/call result fetched (or the error it ended with), once fetched."""
 
+    def __repr__(self) -> str:
+        return f"TaskHandle(id={self.id!r}, status={self.status!r})"
+
     @property
     def id(self) -> str | None:
         """The task's id (None: the call was answered without a task)."""
