@@ -245,8 +245,8 @@ def test_usage_error_exits_2() -> None:
     assert proc.returncode == 2
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
-        " (choose from 'run', 'list', 'call', 'read', 'prompt', 'demo', 'check', 'install',"
-        " 'uninstall', 'inspect', 'dev')\n"
+        " (choose from 'run', 'list', 'call', 'task', 'read', 'prompt', 'demo', 'check',"
+        " 'install', 'uninstall', 'inspect', 'dev')\n"
     )
 
 
@@ -763,6 +763,7 @@ EVERY_COMMAND = (
     "run",
     "list",
     "call",
+    "task",
     "read",
     "prompt",
     "demo",
@@ -803,7 +804,9 @@ def test_every_command_exits_2_for_a_missing_file_and_1_for_a_failed_import(
 ) -> None:
     # uninstall takes a server's name, not a file; install takes the host first.
     before = ["json"] if command == "install" else []
-    extra = {"call": ["add"], "read": ["notes://all"], "prompt": ["greet"]}.get(command, [])
+    extra = {"call": ["add"], "task": ["t-1"], "read": ["notes://all"], "prompt": ["greet"]}.get(
+        command, []
+    )
     proc = plainmcp(command, *before, "missing.py", *extra, cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.endswith(f"plainmcp {command}: missing.py does not exist\n")

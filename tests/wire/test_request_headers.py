@@ -46,3 +46,13 @@ def test_marked_arguments_are_mirrored_and_absent_ones_are_not() -> None:
 
 def test_a_session_request_has_none() -> None:
     assert stateless_headers("tools/call", {"name": "sql"}) == {}
+
+
+def test_an_extension_method_names_its_target_by_the_param_given() -> None:
+    params = {"taskId": "t-1", "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    assert stateless_headers("tasks/get", params, target="taskId") == {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tasks/get",
+        "mcp-name": "t-1",
+    }
+    assert "mcp-name" not in stateless_headers("tasks/get", params)

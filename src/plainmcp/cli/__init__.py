@@ -6,6 +6,8 @@ plainmcp run deploy.py:web --http     serve an HttpApp (or a Server) over Stream
 plainmcp list server.py               its tools, resources, templates and prompts (or a URL's)
 plainmcp call server.py add a=2 b=3   call a tool and print the result
 plainmcp call URL add a=2 b=3 --all  the same on a running server, the whole result
+plainmcp call URL build --task --detach  start a tool as a task, print its id
+plainmcp task URL ID                  reattach to a task: wait for its result (--cancel)
 plainmcp read server.py notes://all   read a resource (text to stdout, bytes to --out)
 plainmcp prompt server.py review      print a prompt's messages
 plainmcp demo                         the packaged demo server (plainmcp/demo.py), end to end
@@ -17,7 +19,8 @@ A command's options may come anywhere after it. Exit codes: 0, 1 (an isError res
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
 
 This module is the parser and `main`; the commands are run.py, call.py (call; ask.py answers
-elicitation, feedback.py shows progress and logs, follow.py reads the rest with --all),
+elicitation, feedback.py shows progress and logs, follow.py reads the rest with --all; task.py
+runs a call as a task, and is the `task` command),
 browse.py (list, read, prompt), demo.py, check.py (schemas.py finds the MCP schemas it
 validates against), install.py, inspect.py and dev.py (with relay.py and dev_child.py);
 target.py finds the server in FILE[:OBJECT], connect.py talks to it or to a URL, output.py
@@ -41,6 +44,7 @@ from plainmcp.cli.install import add_arguments as install_arguments
 from plainmcp.cli.output import Files, describe_tool, render_result
 from plainmcp.cli.run import cmd_run
 from plainmcp.cli.target import load_server, load_target, split_target
+from plainmcp.cli.task import add_task_arguments, cmd_task
 from plainmcp.cli.usage import EXIT_USAGE, UsageError
 
 __all__ = [
@@ -67,6 +71,7 @@ COMMANDS = {
     "run": "serve a server over stdio (or Streamable HTTP)",
     "list": "list a server's tools, resources, resource templates, prompts, extensions and skills",
     "call": "call a tool and print its result",
+    "task": "reattach to a task by id: wait for its result, show its status or cancel it",
     "read": "read a resource: text to stdout, bytes to a file",
     "prompt": "get a prompt with its arguments and print its messages",
     "demo": "start the demo server and call each of its tools",
@@ -92,6 +97,8 @@ EXAMPLES = {
         ("plainmcp call server.py chart --args '{\"rows\": [1]}' --out img", "images to img/"),
         ("plainmcp call server.py log --all", "follow read_more until the result is whole"),
         ("plainmcp call https://example.com/mcp search q=mcp --json", "the result as JSON"),
+        ("plainmcp call server.py build --task", "run it as a task, its status on stderr"),
+        ("plainmcp call URL build --task --detach", "start it as a task, print the task's id"),
     ],
     "read": [
         ("plainmcp read server.py notes://all", "a text resource, to stdout"),
@@ -100,6 +107,11 @@ EXAMPLES = {
     "prompt": [
         ("plainmcp prompt server.py summarize topic=mcp", "the messages, role by role"),
         ("plainmcp prompt http://127.0.0.1:8000/mcp summarize topic=mcp --json", "as JSON"),
+    ],
+    "task": [
+        ("plainmcp task URL ID", "wait for the task's result and print it, as call does"),
+        ("plainmcp task URL ID --status", "print its status now"),
+        ("plainmcp task URL ID --cancel", "ask the server to cancel it"),
     ],
     "demo": [("plainmcp demo", "the packaged demo, every tool called once")],
     "inspect": [
@@ -172,13 +184,24 @@ def client_arguments(p: argparse.ArgumentParser, command: str) -> None:
             help="follow the result's continuation (read_more) and offloaded links, and print"
             " the whole result",
         )
+        add_task_arguments(p)
+    elif command == "task":
+        p.add_argument("id", metavar="ID", help="the task's id (`call --task --detach` prints it)")
+        status = p.add_mutually_exclusive_group()
+        status.add_argument("--status", action="store_true", help="print its status and exit")
+        status.add_argument("--cancel", action="store_true", help="ask the server to cancel it")
+        p.add_argument(
+            "--all",
+            action="store_true",
+            help="follow the result's continuation (read_more) and print the whole result",
+        )
     elif command == "read":
         p.add_argument("uri", metavar="URI")
     elif command == "prompt":
         p.add_argument("name", metavar="NAME")
         p.add_argument("arguments", metavar="key=value", nargs="*", help="prompt arguments")
     p.add_argument("--json", action="store_true", help="print JSON, as the server sent it")
-    if command in ("call", "prompt"):
+    if command in ("call", "prompt", "task"):
         p.add_argument("--out", metavar="DIR", help="folder for images, audio and blobs")
     elif command == "read":
         p.add_argument("--out", metavar="FILE", help="write the contents to FILE (bytes as sent)")
@@ -196,7 +219,13 @@ def client_arguments(p: argparse.ArgumentParser, command: str) -> None:
         help=f"protocol revision to ask for (default {LATEST_HANDSHAKE}; auto: the newest the"
         " server speaks)",
     )
-    funcs = {"list": cmd_list, "call": cmd_call, "read": cmd_read, "prompt": cmd_prompt}
+    funcs = {
+        "list": cmd_list,
+        "call": cmd_call,
+        "read": cmd_read,
+        "prompt": cmd_prompt,
+        "task": cmd_task,
+    }
     p.set_defaults(func=funcs[command])
 
 
@@ -283,7 +312,7 @@ def command_parser(command: str) -> argparse.ArgumentParser:
         )
         p.add_argument("--caller", default="run", help=argparse.SUPPRESS)
         p.set_defaults(func=cmd_run)
-    elif command in ("list", "call", "read", "prompt"):
+    elif command in ("list", "call", "read", "prompt", "task"):
         client_arguments(p, command)
     elif command == "check":
         from plainmcp.cli.check import add_arguments, cmd_check

@@ -1,5 +1,6 @@
 """`plainmcp call`: one tool called with arguments from the command line, its progress and
-log messages on stderr, its questions asked on the terminal."""
+log messages on stderr, its questions asked on the terminal; with --task, run as a task
+(task.py)."""
 
 from __future__ import annotations
 
@@ -78,12 +79,40 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
+async def print_result(
+    client: Client, result: CallToolResult, args: argparse.Namespace, command: str, tool: str
+) -> int:
+    """Print a call's result as `call` does (stdout; an isError result on stderr, exit 1)."""
+    from plainmcp.cli.follow import FollowError, follow_all
+    from plainmcp.client import parse_call_result
+
+    raw = result.raw
+    if args.all and not result.is_error:
+        try:
+            raw = await follow_all(client, raw)
+        except FollowError as exc:
+            print(f"plainmcp {command}: --all could not read the rest: {exc}", file=sys.stderr)
+            return 1
+        result = parse_call_result(raw)
+    if args.json:
+        print_json(raw)
+        return 1 if result.is_error else 0
+    text = render_result(result, Files(args.out), tool)
+    if result.is_error:
+        print(f"error: {text}", file=sys.stderr)
+        return 1
+    print(text)
+    return 0
+
+
 def cmd_call(args: argparse.Namespace) -> int:
     from plainmcp.cli.ask import TerminalAsker
     from plainmcp.cli.feedback import Feedback
-    from plainmcp.client import McpError, parse_call_result
+    from plainmcp.cli.task import check_task_arguments
+    from plainmcp.client import McpError
     from plainmcp.wire.jsonrpc import INVALID_PARAMS
 
+    check_task_arguments(args)
     arguments = parse_arguments(args.arguments, args.args)
     where = target_of(args, "call")
     asker = TerminalAsker()
@@ -92,7 +121,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     async def body(client: Client) -> int:
         import anyio
 
-        from plainmcp.cli.follow import FollowError, follow_all
+        from plainmcp.cli.task import TaskCall, task_ended
 
         tools = {t.name: t for t in await client.list_tools()}
         if args.tool not in tools:
@@ -112,10 +141,20 @@ def cmd_call(args: argparse.Namespace) -> int:
 
             asker.on_refuse = refuse
             try:
-                result = await client.call_tool(
-                    args.tool, arguments, on_progress=feedback.on_progress
-                )
+                if args.task:
+                    outcome = await TaskCall(client, args, feedback).run(arguments)
+                    if isinstance(outcome, int):
+                        return outcome  # detached: the task runs on
+                    result = outcome
+                else:
+                    result = await client.call_tool(
+                        args.tool, arguments, on_progress=feedback.on_progress
+                    )
             except McpError as exc:
+                ended = task_ended(exc)
+                if ended is not None:  # the task's own end, not the arguments refused
+                    print(f"plainmcp call: {ended}", file=sys.stderr)
+                    return 1
                 if exc.code != INVALID_PARAMS:
                     raise
                 rejected: str | None = f"error {exc.code}: {exc.message}"
@@ -129,23 +168,11 @@ def cmd_call(args: argparse.Namespace) -> int:
             hint = shlex.join(["plainmcp", "list", args.target])
             print(f"plainmcp call: {rejected}\n(`{hint}` shows the parameters)", file=sys.stderr)
             return EXIT_USAGE
-        raw = result.raw
-        if args.all and not result.is_error:
-            try:
-                raw = await follow_all(client, raw)
-            except FollowError as exc:
-                print(f"plainmcp call: --all could not read the rest: {exc}", file=sys.stderr)
-                return 1
-            result = parse_call_result(raw)
-        if args.json:
-            print_json(raw)
-            return 1 if result.is_error else 0
-        text = render_result(result, Files(args.out), args.tool)
-        if result.is_error:
-            print(f"error: {text}", file=sys.stderr)
-            return 1
-        print(text)
-        return 0
+        return await print_result(client, result, args, "call", args.tool)
 
     with feedback:
+        if args.task:
+            from plainmcp.cli.task import task_options
+
+            return connect_and_run(where, body, **task_options(feedback, asker))
         return connect_and_run(where, body, elicit=asker, on_log=feedback.on_log)

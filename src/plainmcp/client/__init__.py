@@ -3,7 +3,8 @@ stdio.py, memory.py, http.py), the revision it speaks (discover.py),
 the callbacks answering the server's questions (callbacks.py), skills and their
 verification (skills.py, frontmatter.py), its notifications
 (notifications.py, listen.py, stream.py), typed results (results.py; structured values:
-structured.py, hydrate.py) and errors (errors.py)."""
+structured.py, hydrate.py), errors (errors.py) and tool calls run as tasks (task_calls.py,
+tasks.py, task_wire.py)."""
 
 from plainmcp.client.callbacks import (
     CallbackError,
@@ -19,6 +20,9 @@ from plainmcp.client.errors import (
     ProtocolViolation,
     RequestTimeout,
     SessionExpired,
+    TaskCancelled,
+    TaskFailed,
+    TaskNotFound,
 )
 from plainmcp.client.hydrate import plain
 from plainmcp.client.notifications import LogMessage, Progress
@@ -49,11 +53,14 @@ from plainmcp.client.skills import (
     SkillVerificationError,
 )
 from plainmcp.client.stream import ToolCall
+from plainmcp.client.task_wire import TASKS_EXTENSION, TaskState
+from plainmcp.client.tasks import TaskHandle
 from plainmcp.context import ElicitResult, Root  # the server side's own: one type each
 
 __all__ = [
     "CONNECTION_CLOSED",
     "SKILLS",
+    "TASKS_EXTENSION",
     "CallToolResult",
     "CallbackError",
     "Client",
@@ -83,6 +90,11 @@ __all__ = [
     "SkillFileInfo",
     "SkillInfo",
     "SkillVerificationError",
+    "TaskCancelled",
+    "TaskFailed",
+    "TaskHandle",
+    "TaskNotFound",
+    "TaskState",
     "ToolCall",
     "ToolCallError",
     "ToolInfo",

@@ -78,3 +78,28 @@ def too_large(limit: int) -> ProtocolViolation:
     return ProtocolViolation(
         f"The server sent a message over the client's limit of {limit} bytes (max_message_size)"
     )
+
+
+class TaskNotFound(McpError):
+    """The server knows no task by this id (never made, expired, or another principal's)."""
+
+    def __init__(self, task_id: str, error: McpError) -> None:
+        super().__init__(error.code, f"No task {task_id!r}: {error.message}", error.data)
+        self.task_id = task_id
+
+
+class TaskFailed(McpError):
+    """A task ended `failed`: a protocol error (`code`, `message`, `data` are the JSON-RPC
+    error's), not the tool's own (that is a result with `is_error`)."""
+
+    def __init__(self, task_id: str, code: int, message: str, data: Any = None) -> None:
+        super().__init__(code, message, data)
+        self.task_id = task_id
+
+
+class TaskCancelled(McpError):
+    """A task ended `cancelled`: it has no result."""
+
+    def __init__(self, task_id: str, message: str | None = None) -> None:
+        super().__init__(INTERNAL_ERROR, message or f"Task {task_id!r} was cancelled")
+        self.task_id = task_id

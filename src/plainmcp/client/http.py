@@ -33,6 +33,7 @@ from plainmcp.client.errors import (
     too_large,
 )
 from plainmcp.client.sse import EventReader
+from plainmcp.client.task_wire import ROUTED
 from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import Request, RequestId
 from plainmcp.wire.request_headers import stateless_headers
@@ -89,7 +90,8 @@ class HttpLink:
         schema = None
         if self.core is not None and request.method == "tools/call":
             schema = self.core.tool_schemas.get(str(request.params.get("name")))
-        return stateless_headers(request.method, request.params, schema)
+        target = ROUTED.get(request.method)  # the tasks extension's methods name their task
+        return stateless_headers(request.method, request.params, schema, target=target)
 
     def abort(self, request_id: RequestId) -> bool:
         """Cancel a stateless request by closing its stream (2026-07-28 has no

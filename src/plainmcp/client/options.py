@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypedDict
 
 from plainmcp.client.callbacks import ElicitCallback, Roots, SampleCallback
@@ -34,6 +34,9 @@ class ClientOptions(TypedDict, total=False):
     """Seconds any request may take (None: no limit); a call's own `timeout=` overrides it."""
     max_message_size: int
     discover_timeout: float
+    poll_sleep: Callable[[float], Awaitable[None]]
+    """How the client waits between a task's polls (default `anyio.sleep`): a test passes
+    its own to drive time."""
 
 
 class _Default:

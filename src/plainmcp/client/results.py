@@ -46,6 +46,9 @@ class ToolInfo:
     annotations: dict[str, Any] | None = None
     icons: tuple[Icon, ...] | None = None
     meta: dict[str, Any] | None = None
+    task_support: str | None = None
+    """Its `execution.taskSupport` (2025-11-25): "forbidden", "optional" or "required"; None
+    when it names none (the same as forbidden)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +312,13 @@ def parse_tool(tool: object) -> ToolInfo:
         annotations=annotations if isinstance(annotations, dict) else None,
         icons=_icons(tool.get("icons")),
         meta=_meta(tool),
+        task_support=_task_support(tool.get("execution")),
     )
+
+
+def _task_support(execution: object) -> str | None:
+    support = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return support if isinstance(support, str) else None
 
 
 def _str(obj: Mapping[str, Any], key: str) -> str | None:

@@ -49,6 +49,8 @@ from plainmcp.client.stdio import spawn
 from plainmcp.client.stream import ToolCall, stream_call
 from plainmcp.client.structured import OutputSchemas
 from plainmcp.client.surface import Surface
+from plainmcp.client.task_calls import TaskCalls
+from plainmcp.client.task_wire import is_task_result
 from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import envelope, jsonrpc
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Notification, Request
@@ -68,7 +70,7 @@ _PROGRESS_METHODS = frozenset({"tools/call", "resources/read", "prompts/get"})
 """Requests that carry a progress token when the client has an `on_progress` callback."""
 
 
-class Client(Surface):
+class Client(Surface, TaskCalls):
     """An MCP client session: `Client.stdio(...)`, `Client.memory(server)` or `Client.http(url)`.
 
     Every constructor takes the same options (`ClientOptions`): `protocol` ("auto", the
@@ -113,6 +115,8 @@ class Client(Surface):
             raise ValueError(f"log_level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
         self._log_level = level
         self._timeout = options.get("request_timeout")
+        self._poll_sleep = options.get("poll_sleep", anyio.sleep)
+        self._task_support: dict[str, str | None] = {}
         self._core.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
         self._discover_timeout = options.get("discover_timeout", DISCOVER_TIMEOUT)
         self._output_schemas = OutputSchemas(self.list_tools)
@@ -232,10 +236,22 @@ class Client(Surface):
         this request's progress notifications. An input-required result (2026-07-28) is
         answered by the client's callbacks and the request retried, so the result is final.
         """
+        return await self._rounds(method, params, timeout, on_progress)
+
+    async def _rounds(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        timeout: float | None,
+        on_progress: OnProgress | None,
+        declare: str | None = None,
+    ) -> dict[str, Any]:
+        """`request`'s rounds; `declare`: an extension this request declares besides the
+        client's own (a task call's, at 2026-07-28)."""
         answers: dict[str, Any] = {}
         current = params
         for _ in range(MAX_INPUT_ROUNDS):
-            result = await self._exchange(method, current, timeout, on_progress)
+            result = await self._exchange(method, current, timeout, on_progress, declare=declare)
             asks = input_requests(self.revision, result)
             if asks is None:
                 return result
@@ -259,6 +275,7 @@ class Client(Surface):
         """Every tool, following `nextCursor` across pages."""
         tools: list[ToolInfo] = await self._every("tools/list")
         self._core.tool_schemas.update({t.name: t.input_schema for t in tools})
+        self._task_support.update({t.name: t.task_support for t in tools})
         self._output_schemas.remember(tools)
         return tools
 
@@ -280,19 +297,23 @@ class Client(Surface):
         `timeout` and `on_progress` as for `request`; `call_tool_stream` iterates progress."""
         if self._needs_schema(name):  # its x-mcp-header arguments go as headers
             await self.list_tools()
-        result = parse_call_result(
-            await self.request(
-                "tools/call",
-                {"name": name, "arguments": dict(arguments or {})},
-                timeout=timeout,
-                on_progress=on_progress,
-            )
-        )
+        params = {"name": name, "arguments": dict(arguments or {})}
+        raw = await self.request("tools/call", params, timeout=timeout, on_progress=on_progress)
+        era = self.task_era()
+        if era is not None and is_task_result(era, raw):  # the server chose a task: its result
+            return await self._task_handle(era, name, raw, result_type, raise_on_error).result()
+        return await self._tool_result(name, raw, result_type, raise_on_error)
+
+    async def _tool_result(
+        self, name: str | None, raw: dict[str, Any], result_type: Any, raise_on_error: bool
+    ) -> CallToolResult:
+        """A tools/call result as call_tool gives it, however it came (a task's too)."""
+        result = parse_call_result(raw)
         if result.is_error:
             if raise_on_error:
-                raise ToolCallError(name, result)
+                raise ToolCallError(name or "", result)
             return result
-        if result.structured is None:
+        if result.structured is None or name is None:
             return result
         data = await self._output_schemas.data(name, result.structured, result_type)
         return dataclasses.replace(result, data=data)
@@ -358,11 +379,16 @@ class Client(Surface):
             return self._log_level
         return "debug" if self._listeners.on_log is not None else None
 
-    def _stamp(self, rev: Revision, params: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _stamp(
+        self, rev: Revision, params: dict[str, Any] | None, declare: str | None = None
+    ) -> dict[str, Any] | None:
+        capabilities = self._callbacks.capabilities(rev)
+        if declare is not None:
+            capabilities["extensions"] = {declare: {}, **capabilities.get("extensions", {})}
         return envelope.stamp(
             params,
             rev,
-            capabilities=self._callbacks.capabilities(rev),
+            capabilities=capabilities,
             client_info=discover.client_info(),
             log_level=self._wanted_level(),
         )
@@ -375,11 +401,12 @@ class Client(Surface):
         on_progress: OnProgress | None,
         *,
         rev: Revision | None = None,
+        declare: str | None = None,
     ) -> dict[str, Any]:
         """One request and its answer. `rev` stamps the request for that revision (the
         discover probe's, before one is chosen); else the client's, once chosen."""
         rev = rev or self.revision
-        wire = self._stamp(rev, params) if rev is not None else params
+        wire = self._stamp(rev, params, declare) if rev is not None else params
         sinks = [on_progress] if on_progress is not None else []
         token = bool(sinks) or (
             self._listeners.on_progress is not None and method in _PROGRESS_METHODS

@@ -32,17 +32,22 @@ def stateless_headers(
     method: str,
     params: Mapping[str, Any],
     input_schema: Mapping[str, Any] | None = None,
+    *,
+    target: str | None = None,
 ) -> dict[str, str]:
-    """The headers of one stateless request; `input_schema` is the called tool's (if known)."""
+    """The headers of one stateless request; `input_schema` is the called tool's (if known).
+    `target`: the param naming the target of a method outside the core table (an extension's,
+    e.g. `taskId` for the tasks extension's tasks/get)."""
     version = request_version(params)
     if version is None:
         return {}
     headers = {"mcp-protocol-version": version, "mcp-method": method}
     known = METHODS.get(method)
     if known is not None and known.target is not None:
-        named = params.get(known.target.param)
-        if isinstance(named, str):
-            headers["mcp-name"] = encode_header_value(named)
+        target = known.target.param
+    named = params.get(target) if target is not None else None
+    if isinstance(named, str):
+        headers["mcp-name"] = encode_header_value(named)
     arguments = params.get("arguments")
     if input_schema is not None and isinstance(arguments, Mapping):
         try:
