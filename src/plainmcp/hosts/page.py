@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plainmcp.hosts.profiles import PROFILES, Cell
+from plainmcp.hosts.profiles import PROFILES, Cell, HostProfile
+from plainmcp.hosts.profiles.cells import Declared
 
 _CELLS = (
     ("reads", "With both content and structuredContent, the model gets"),
@@ -39,6 +40,33 @@ def _value(cell: Cell[Any]) -> str:
     return str(cell.value)
 
 
+_DECLARED = (
+    ("declared", "Declares when it connects"),
+    ("declared_legacy", "Declares when server/discover is refused"),
+    ("declared_interactive", "Declares in its terminal UI"),
+)
+
+
+def _declared(declared: Declared) -> str:
+    """A Declared cell's value: the revision (and how asked), tasks, skills, the capabilities."""
+    how = "server/discover" if declared.discover else "initialize"
+    asks = ", ".join(
+        f"{name} {'yes' if flag else 'no'}"
+        for name, flag in (("tasks", declared.tasks), ("skills", declared.skills))
+    )
+    return f"{declared.revision} by {how}; {asks}; capabilities `{declared.capabilities}`"
+
+
+def _declared_rows(p: HostProfile) -> str:
+    rows = []
+    for attr, label in _DECLARED:
+        cell: Cell[Declared] = getattr(p, attr)
+        if cell.value is not None:
+            value = _declared(cell.value)
+            rows.append(f"| {label} | {_escape(value)} | {_escape(cell.source)} |\n")
+    return "".join(rows)
+
+
 def _escape(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -55,6 +83,7 @@ def hosts_markdown() -> str:
         for attr, label in _CELLS:
             cell: Cell[Any] = getattr(p, attr)
             parts.append(f"| {label} | {_escape(_value(cell))} | {_escape(cell.source)} |\n")
+        parts.append(_declared_rows(p))
     return "".join(parts)
 
 
@@ -71,7 +100,10 @@ compared case-insensitively) and adapts the rendered result to it only where tha
 what the model gets (`plainmcp.hosts.adapt`). Any other client gets the spec's reading
 (the last row): its results are exactly what plainmcp sends without profiles.
 
-A cell nobody verified says "unknown" and takes the generic behaviour.
+A cell nobody verified says "unknown" and takes the generic behaviour. The "Declares" rows say
+what the host sends of itself when it connects, exactly (the revision, `server/discover` or
+`initialize`, whether it asks for tasks or skills, its client capabilities), as the tests drive
+it (tests/hosts/test_declared.py pins them).
 
 What the adaptations are:
 
