@@ -28,7 +28,7 @@ from typing import Any
 
 from tests.cli.lines import Lines
 from tests.hosts.claude_code import CLAUDE, ModelStub, _clean_env, _message, _sse, ensure_claude
-from tests.hosts.scripts import Part, ToolUse
+from tests.hosts.scripts import Part, Script, ToolUse
 
 WAIT_TOOL = "WaitForMcpServers"
 _WAIT_ID = "toolu_wait_"
@@ -37,9 +37,20 @@ _WAIT_ID = "toolu_wait_"
 class WaitingModel(ModelStub):
     """The stand-in model, which in a turn offered Claude Code's WaitForMcpServers tool and no
     MCP tool yet (the UI sent the prompt before its servers were connected) calls that tool, as
-    a model would; the script sees only the turns and results of the MCP calls."""
+    a model would; the script sees only the turns and results of the MCP calls. With `until`,
+    the first request whose messages hold that text is kept (`heard`)."""
+
+    def __init__(self, script: Script, until: str | None = None) -> None:
+        super().__init__(script)
+        self.until = until
+        self.heard: dict[str, Any] = {}
+        self.hearing = threading.Event()
 
     def _answer(self, body: Mapping[str, Any]) -> tuple[bytes, str]:
+        messages = json.dumps(body.get("messages", []), ensure_ascii=False)
+        if self.until is not None and not self.hearing.is_set() and self.until in messages:
+            self.heard = dict(body)
+            self.hearing.set()
         names = [t.get("name", "") for t in body.get("tools", []) if isinstance(t, dict)]
         if (
             body.get("stream")
@@ -66,6 +77,8 @@ class TuiRun:
     """Every line through the relay ("C ..." from Claude Code, "S ..." to it)."""
     parts: list[list[Part]]
     """What each call gave the model, in order (the parts of the model's last turn)."""
+    heard: dict[str, Any]
+    """The first request of the model's whose messages hold `until` (run_tui), or {}."""
 
 
 def _seed(home: Path, folder: Path, server: dict[str, Any], name: str) -> None:
@@ -89,10 +102,13 @@ def run_tui(
     *,
     name: str = "fx",
     env: dict[str, str] | None = None,
-    timeout: float = 40,
+    until: str | None = None,
+    timeout: float = 60,
 ) -> TuiRun:
     """Claude Code's UI with one stdio server, `argv`, which must write its relay record to the
-    FIFO path `record` (claude_code.RELAY does); the model makes `calls`, then ends its turn."""
+    FIFO path `record` (claude_code.RELAY does); the model makes `calls`, then ends its turn.
+    With `until`, the run goes on until a request of the model's holds that text (a result
+    Claude Code hands the model later, such as a background task's)."""
     ensure_claude()
     done = threading.Event()
     seen: list[list[Part]] = []
@@ -107,7 +123,7 @@ def run_tui(
     with (
         tempfile.TemporaryDirectory(prefix="plainmcp-cc-tui-") as tmp,
         Lines.fifo(record) as lines,
-        WaitingModel(script) as model,
+        WaitingModel(script, until) as model,
     ):
         home, folder = Path(tmp) / "home", Path(tmp) / "folder"
         home.mkdir()
@@ -123,13 +139,15 @@ def run_tui(
         drain.start()
         try:
             assert done.wait(timeout), _tail(screen) + _turns(model.requests)
+            if until is not None:
+                assert model.hearing.wait(timeout), _tail(screen) + _turns(model.requests)
             assert not model.failures, model.failures
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             os.close(fd)
-        return TuiRun(list(lines.lines), seen)
+        return TuiRun(list(lines.lines), seen, model.heard)
 
 
 def _drain(fd: int, screen: list[bytes]) -> None:

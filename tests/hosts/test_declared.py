@@ -1,15 +1,22 @@
 """What each real host declares when it connects (its revision, server/discover or not, its
 client capabilities: tasks, extensions, experimental, elicitation, sampling, roots) is exactly
 what its host profile says (the `declared*` cells), read from the record of every message it
-sent (declared.py).
+sent (declared.py); and what a tool declared to run as a task does for it.
 
 Exact both ways: a host update that starts declaring tasks, skills or any extension, or stops
-declaring something, fails here until its profile says so. Each run makes one plain tool call,
-so the capabilities every later 2026-07-28 request carries are checked too.
+declaring something, fails here until its profile says so. Each headless run is one `jobs`
+server (fixture_server.py) whose model calls `report` (task="optional": it becomes a task
+wherever it can) and `build` (task="required"): no host run headless asks for tasks, so
+`report` answers each with its plain result. Claude Code's terminal UI asks for the tasks
+extension, and runs `report` as a task: the model is told it moved to the background, and
+gets its result in a task notification.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,78 +29,152 @@ from tests.hosts.claude_code import ClaudeCode, run_claude
 from tests.hosts.claude_code_tui import run_tui
 from tests.hosts.codex_cli import CodexCli
 from tests.hosts.copilot_cli import CopilotCli
-from tests.hosts.drivers import Driver, Target
-from tests.hosts.fixture_server import BOTH_TEXT
+from tests.hosts.drivers import Seen, Target
+from tests.hosts.fixture_server import BUILD_DONE, REPORT_AS_TASK, REPORT_IN_CALL
 from tests.hosts.gemini_cli import GeminiCli
 from tests.hosts.scripts import ToolUse, sequence, text_of
+from tests.mcp_schemas import validate_relay_record
 
-HOSTS = [
-    pytest.param(ClaudeCode(), CLAUDE_CODE, id="claude-code"),
-    pytest.param(CopilotCli(), COPILOT_CLI, id="copilot-cli"),
-    pytest.param(GeminiCli(), GEMINI_CLI, id="gemini-cli"),
-    pytest.param(CodexCli(), CODEX_CLI, id="codex-cli"),
-]
-DISCOVERING = [h for h in HOSTS if h.values[1].declared_legacy.value is not None]  # type: ignore[union-attr]
+HOSTS = {
+    "claude-code": (ClaudeCode(), CLAUDE_CODE),
+    "copilot-cli": (CopilotCli(), COPILOT_CLI),
+    "gemini-cli": (GeminiCli(), GEMINI_CLI),
+    "codex-cli": (CodexCli(), CODEX_CLI),
+}
+DISCOVERING = [key for key, (_, p) in HOSTS.items() if p.declared_legacy.value is not None]
+
+BUILD_SEEN = {
+    # 2026-07-28 without the extension: -32021, as each host hands it on
+    "claude-code": ("Tool 'build' runs only as a task", True),
+    "copilot-cli": ("McpError: MCP error -32021: Tool 'build' runs only as a task", False),
+    # 2025-06-18 has no tasks: the tool runs as any other
+    "gemini-cli": (BUILD_DONE, False),
+    "codex-cli": (BUILD_DONE, False),
+}
+"""What the model is shown for the task="required" tool (its text, and whether the host flags
+the call as failed)."""
 
 
-def run_once(driver: Driver, record: Path, *, legacy: bool = False) -> list[str]:
-    """One headless run through the relay whose model calls `both` once; the record's lines."""
+@dataclass
+class Run:
+    key: str
+    lines: list[str]
+    """The relay's record."""
+    seen: Seen
+
+
+def run_jobs(key: str, record: Path, *, legacy: bool = False) -> Run:
+    """One headless run through the relay whose model calls `report`, then `build`."""
+    driver = HOSTS[key][0]
     needs.require(driver.problem())
-    target = Target("fx", argv=d.relayed(record, legacy=legacy))
-    seen = driver.run(target, sequence(ToolUse(driver.tool_name("fx", "both"))))
-    assert BOTH_TEXT in text_of(seen.results[0])
-    return record.read_text().splitlines()
+    target = Target("fx", argv=d.relayed(record, "jobs", legacy=legacy))
+    calls = [ToolUse(driver.tool_name("fx", t)) for t in ("report", "build")]
+    seen = driver.run(target, sequence(*calls))
+    return Run(key, record.read_text().splitlines(), seen)
 
 
-def value(cell_profile: HostProfile, cell: str) -> Declared:
-    found = getattr(cell_profile, cell).value
-    assert isinstance(found, Declared), f"{cell_profile.key}.{cell} is not known"
+@pytest.fixture(scope="module", params=list(HOSTS))
+def host_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run_jobs(request.param, tmp_path_factory.mktemp(request.param) / "record")
+
+
+def profile_of(run: Run) -> HostProfile:
+    return HOSTS[run.key][1]
+
+
+def value(profile: HostProfile, cell: str) -> Declared:
+    found = getattr(profile, cell).value
+    assert isinstance(found, Declared), f"{profile.key}.{cell} is not known"
     return found
 
 
-@pytest.mark.parametrize(("driver", "profile"), HOSTS)
-def test_what_a_host_declares_is_its_profile(
-    driver: Driver, profile: HostProfile, tmp_path: Path
-) -> None:
-    lines = run_once(driver, tmp_path / "record")
-    expected = value(profile, "declared")
-    assert d.declared(lines) == expected
+def test_what_a_host_declares_is_its_profile(host_run: Run) -> None:
+    expected = value(profile_of(host_run), "declared")
+    assert d.declared(host_run.lines) == expected
     if expected.discover:
         # every 2026-07-28 request carries the same capabilities in its _meta
-        later = d.stateless_capabilities(lines)
+        later = d.stateless_capabilities(host_run.lines)
         assert later and all(c == expected.object for c in later), later
     else:
-        assert "server/discover" not in d.methods(lines)
+        assert "server/discover" not in d.methods(host_run.lines)
 
 
-@pytest.mark.parametrize(("driver", "profile"), DISCOVERING)
+def test_a_tool_that_may_run_as_a_task_answers_the_hosts_plain_call(host_run: Run) -> None:
+    calls = [m for m in d.sent(host_run.lines) if m.get("method") == "tools/call"]
+    assert [c["params"]["name"] for c in calls] == ["report", "build"]
+    assert not any("task" in c["params"] for c in calls)
+    assert text_of(host_run.seen.results[0]) == REPORT_IN_CALL
+    assert host_run.seen.failed[0] is False
+    seen = (text_of(host_run.seen.results[1]), host_run.seen.failed[1])
+    assert seen == BUILD_SEEN[host_run.key]
+
+
+def test_what_the_server_wrote_to_each_host_is_valid(host_run: Run, tmp_path: Path) -> None:
+    saved = tmp_path / "record"
+    saved.write_text("".join(line + "\n" for line in host_run.lines))
+    revision = value(profile_of(host_run), "declared").revision
+    # at least the handshake or discover, tools/list and the two calls
+    assert validate_relay_record(saved, revision) >= 4
+
+
+@pytest.mark.parametrize("key", DISCOVERING)
 def test_a_host_refused_server_discover_falls_back_to_its_profiles_initialize(
-    driver: Driver, profile: HostProfile, tmp_path: Path
+    key: str, tmp_path: Path
 ) -> None:
-    lines = run_once(driver, tmp_path / "record", legacy=True)
-    assert d.declared(lines) == value(profile, "declared")
-    assert d.fallback(lines) == value(profile, "declared_legacy")
+    profile = HOSTS[key][1]
+    run = run_jobs(key, tmp_path / "record", legacy=True)
+    assert d.declared(run.lines) == value(profile, "declared")
+    assert d.fallback(run.lines) == value(profile, "declared_legacy")
+    assert text_of(run.seen.results[0]) == REPORT_IN_CALL
 
 
 def test_no_host_driven_headless_asks_for_tasks_or_skills() -> None:
-    for param in HOSTS:
-        profile = param.values[1]
-        assert isinstance(profile, HostProfile)
+    for _, profile in HOSTS.values():
         for cell in ("declared", "declared_legacy"):
             found = getattr(profile, cell).value
             if found is not None:
                 assert (found.tasks, found.skills) == (False, False), (profile.key, cell)
 
 
-def test_claude_codes_terminal_ui_declares_the_tasks_extension(tmp_path: Path) -> None:
+NOTIFICATION = re.compile(r"<task-notification>.*?</task-notification>", re.S)
+
+
+def test_claude_codes_terminal_ui_runs_a_task_and_hands_its_model_the_result(
+    tmp_path: Path,
+) -> None:
     record = tmp_path / "record.fifo"
-    run = run_tui(d.relayed(record), record, [ToolUse("mcp__fx__both")])
+    run = run_tui(
+        d.relayed(record, "jobs"), record, [ToolUse("mcp__fx__report")], until=REPORT_AS_TASK
+    )
     expected = value(CLAUDE_CODE, "declared_interactive")
     assert d.declared(run.record) == expected
     assert (expected.tasks, expected.skills) == (True, False)
     later = d.stateless_capabilities(run.record)
     assert later and all(c == expected.object for c in later), later
-    assert BOTH_TEXT in text_of(run.parts[0])
+    # the call became a task at once (the tool asked to), which Claude Code polled to its end
+    replies = [json.loads(line[2:]) for line in run.record if line.startswith("S ")]
+    created = next(r["result"] for r in replies if r.get("result", {}).get("resultType") == "task")
+    task = created["taskId"]
+    assert created["status"] == "working"
+    gets = [m for m in d.sent(run.record) if m.get("method") == "tasks/get"]
+    assert gets and {m["params"]["taskId"] for m in gets} == {task}
+    # the model: first told the task moved to the background, then handed its result
+    moved = text_of(run.parts[0])
+    local = re.fullmatch(
+        rf'MCP tool "fx/report" started server-side task {re.escape(task)}\. It was moved to the'
+        r" background as task (\w+) and keeps running on the server; you'll receive a"
+        r" notification with the result when it completes, and you can keep working in the"
+        r' meantime\. To stop it, use TaskStop with task_id "\1"; the result arrives as a task'
+        r" notification\.",
+        moved,
+    )
+    assert local, moved
+    found = NOTIFICATION.findall(json.dumps(run.heard["messages"], ensure_ascii=False))
+    assert [json.loads(f'"{n}"') for n in found] == [
+        f"<task-notification>\n<task-id>{local.group(1)}</task-id>\n<status>completed</status>\n"
+        f"<summary>MCP task {task} (fx/report) completed.</summary>\n"
+        f"<result>\n{REPORT_AS_TASK}\n</result>\n</task-notification>"
+    ]
 
 
 def test_claude_code_declares_the_apps_extension_only_when_asked_to(tmp_path: Path) -> None:
