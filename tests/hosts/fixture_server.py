@@ -5,8 +5,8 @@ structured value, a two-block error, results of a chosen size); `cont` keeps pla
 payload limits, so its long text and its 10,000 structured rows are cut and continued by the
 built-in read_more; `jobs` holds tools declared to run as tasks (test_declared.py). Each writes
 one JSON line per request to the file named by `PLAINMCP_HOSTS_CLIENT_LOG` (the method, the
-clientInfo the client sent, the revision), so a test reads from the server side who the host
-says it is.
+clientInfo the client sent, the revision, and the capabilities it declared with it, when it
+declared any), so a test reads from the server side who the host says it is.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from plainmcp.demo import app as demo
 from plainmcp.middleware import Middleware, NextRequest, RequestInfo
 
 LOG_ENV = "PLAINMCP_HOSTS_CLIENT_LOG"
+CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
 
 class ClientLog(Middleware):
@@ -33,6 +34,13 @@ class ClientLog(Middleware):
             "clientInfo": dict(request.client_info),
             "revision": request.revision,
         }
+        capabilities = (
+            request.params.get("capabilities")
+            if request.method == "initialize"
+            else (request.params.get("_meta") or {}).get(CAPABILITIES_META)
+        )
+        if capabilities is not None:
+            line["capabilities"] = capabilities
         with open(os.environ[LOG_ENV], "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
         return await call_next(request)
@@ -196,3 +204,9 @@ async def report(ctx: Context) -> str:
 async def build(ctx: Context) -> str:
     """Run the build: only as a task."""
     return BUILD_DONE
+
+
+@jobs.tool
+def capabilities(ctx: Context) -> dict[str, Any]:
+    """The capabilities the client declared (at initialize, or in this request's _meta)."""
+    return dict(ctx.client_capabilities)
