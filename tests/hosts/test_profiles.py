@@ -133,7 +133,7 @@ def test_the_generated_page_cites_each_cell() -> None:
     ) in page
     assert "| Inline limit | 50,000 |" in page
     assert "| Counted in | bytes | tests/hosts/test_codex_cli.py" in page
-    assert page.count("\n## ") == len(PROFILES)
+    assert page.count("\n## ") == len(PROFILES) + 1  # and the SDK clients' tasks
 
 
 def test_a_declared_cell_is_the_capabilities_object_whatever_its_key_order() -> None:

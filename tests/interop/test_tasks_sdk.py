@@ -1,5 +1,5 @@
 """Clients nobody here wrote running tasks on plainmcp over Streamable HTTP, as far as each
-supports them (docs/compatibility.md, "Tasks and extensions in other clients"):
+supports them (docs/hosts.md, "Tasks in the SDK clients"):
 
 - the official Python SDK client (PyPI `mcp` 2.3.0): no tasks of its own. Its call_tool has no
   `task`; at 2025-11-25 its session refuses the CreateTaskResult a `task` call gets even sent
@@ -7,7 +7,8 @@ supports them (docs/compatibility.md, "Tasks and extensions in other clients"):
   framework (ClientExtension, ResultClaim) lets an application add the tasks extension, and
   then call_tool runs a task through tasks/get to its result;
 - the TypeScript SDK v2 client (@modelcontextprotocol/client 2.4.0): no tasks of its own either
-  (callTool and request() refuse a tools/call result carrying `task`), but the official
+  (callTool and request() refuse a tools/call result carrying `task`, and a tasks/get at
+  2026-07-28 before sending it), but the official
   @modelcontextprotocol/ext-tasks 0.2.2 runs tasks on both eras through it (ts_tasks.mjs).
 
 The server is tests/hosts/fixture_server.py:jobs: `report` (task="optional") becomes a task
@@ -37,6 +38,8 @@ from mcp.types import (
 from mcp_types import Request, RequestParams, Result
 from pydantic import ConfigDict, ValidationError
 
+from plainmcp.hosts.profiles import PYTHON_SDK
+from plainmcp.hosts.profiles.cells import Declared
 from tests.hosts.fixture_server import BUILD_DONE, LOG_ENV, REPORT_AS_TASK, REPORT_IN_CALL
 from tests.http_server import HttpServer, http_server
 from tests.interop.tools import INTEROP_DIR, NODE_MODULES, ensure_ts_client, node22_bin
@@ -135,6 +138,22 @@ def info(name: str) -> Any:
     from mcp.types import Implementation
 
     return Implementation(name=name, version="0.0.1")
+
+
+async def test_python_sdk_declares_what_its_profile_says(jobs: HttpServer, log: Path) -> None:
+    async with Client(jobs.url, client_info=info("py-auto")) as client:  # mode "auto"
+        version = client.protocol_version
+        await client.call_tool("report", {})
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    first = next(line for line in lines if line["clientInfo"]["name"] == "py-auto")
+    assert first["method"] == "server/discover"
+    assert Declared.of(version, True, first["capabilities"]) == PYTHON_SDK.declared.value
+    async with Client(jobs.url, mode="legacy", client_info=info("py-handshake")) as client:
+        version = client.protocol_version
+        capabilities = await client.call_tool("capabilities", {})
+    assert isinstance(capabilities.structured_content, dict)
+    found = Declared.of(version, False, capabilities.structured_content)
+    assert found == PYTHON_SDK.declared_legacy.value
 
 
 async def test_python_sdk_legacy_declares_no_tasks_and_gets_the_plain_result(
@@ -268,6 +287,12 @@ def test_typescript_client_2026_ext_tasks_runs_a_task_with_the_hosts_raw_dispatc
         "extension": {},
     }
     assert steps["plain"]["result"] == plain(REPORT_IN_CALL, _meta=SERVER_META)
+    assert steps["tasksGet"]["error"] == {
+        "name": "SdkError",
+        "code": "METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION",
+        "message": "Method 'tasks/get' is not supported by the negotiated protocol version"
+        " (wire era 2026-07-28)",
+    }
     # report becomes a task at once; build ends within the server's budget: answered inline
     for name, done in (("report", REPORT_AS_TASK), ("build", BUILD_DONE)):
         assert steps[f"extTasks:{name}"] == {

@@ -13,6 +13,7 @@
 //                   CreateTaskResult the server answers
 //   raw             legacy: tools/call with params.task through client.request() with the
 //                   package's CreateTaskResult schema given explicitly
+//   tasksGet        2026-07-28: client.request() of tasks/get (an unknown task's id)
 //   extTasks:NAME   createTaskSessionFromClient(...).callTool(NAME) for each of "extTools"
 //                   (default: the tool), preferring a task: the package's own call, settled,
 //                   and its outcome's result; at 2026-07-28 the package needs a raw dispatch
@@ -89,6 +90,12 @@ if (mode === 'legacy') {
       { method: 'tools/call', params: { name: tool, arguments: {}, task: { ttl: 60000 } } },
       v1.CreateTaskResultSchema,
     ),
+  }));
+}
+
+if (mode !== 'legacy') {
+  await step('tasksGet', async () => ({
+    result: await client.request({ method: 'tasks/get', params: { taskId: 'unknown' } }, v1.GetTaskResultSchema),
   }));
 }
 

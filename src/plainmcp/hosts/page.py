@@ -84,7 +84,76 @@ def hosts_markdown() -> str:
             cell: Cell[Any] = getattr(p, attr)
             parts.append(f"| {label} | {_escape(_value(cell))} | {_escape(cell.source)} |\n")
         parts.append(_declared_rows(p))
+    parts.append(_clients_tasks())
     return "".join(parts)
+
+
+_CLIENT_TASKS_COLUMNS = (
+    "Client",
+    "2025-11-25 core tasks (`task`, tasks/get, tasks/result)",
+    "2026-07-28 tasks extension",
+    "Where (read in its code)",
+)
+_CLIENT_TASKS = (
+    (
+        "Python SDK `mcp` 2.3.0, `Client`",
+        "no: `call_tool` has no `task`; a `task` call sent raw through `session.send_request`"
+        " gets a CreateTaskResult the session refuses (every tools/call result is validated as"
+        " a CallToolResult: `content` missing); tasks/* are left out of its method tables",
+        "not built in; its extensions framework carries it: a `ClientExtension` with a"
+        " `ResultClaim` on resultType `task` whose resolver polls tasks/get, and `call_tool`"
+        " returns the task's result (declared under capabilities.extensions)",
+        "mcp/client/client.py `Client.call_tool`; mcp/client/session.py `ClientSession.call_tool`,"
+        " `send_request`, `_build_capabilities` (never `tasks`); mcp/client/extension.py"
+        " `ClientExtension`, `ResultClaim`; mcp_types/methods.py (2025-11-25: tasks/*"
+        " deliberately absent)",
+    ),
+    (
+        "TypeScript SDK `@modelcontextprotocol/client` 2.4.0",
+        "no: `callTool`, and `request()` even with an explicit CreateTaskResult schema, refuse a"
+        " tools/call result carrying `task` (SdkError INVALID_RESULT: content is required when"
+        " the body carries 'task'); the task schemas are there",
+        "no: tasks/get toward a 2026-07-28 peer is refused before it is sent"
+        " (METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION); `capabilities.extensions` can be declared",
+        "dist/src-*.mjs `CallToolResultWireSchema`, `TOOL_RESULT_FOREIGN_FAMILY_KEYS`,"
+        " `codecResultValidator`; dist/public-*.mjs `Client.callTool`",
+    ),
+    (
+        "`@modelcontextprotocol/ext-tasks` 0.2.2 over that client",
+        "yes: `createTaskSessionFromClient(client).callTool` sends `task` for a required tool,"
+        " or an optional one with `task.preference` `prefer`, polls tasks/get and reads"
+        " tasks/result",
+        "yes, with the host's own `rawDispatch` and `v2RequestFraming`; it takes a server's"
+        " extension entry for tasks only when that entry is an empty object",
+        "dist/client/session.js `callTool`; dist/client/sdk-client-adapter.js"
+        " `clientTaskCapabilities`, `frameV2TaskRequest`",
+    ),
+)
+
+
+def _clients_tasks() -> str:
+    """The section on what SDK clients nobody here wrote do with tasks."""
+    head = "| " + " | ".join(_CLIENT_TASKS_COLUMNS) + " |\n"
+    rule = "|" + "---|" * len(_CLIENT_TASKS_COLUMNS) + "\n"
+    rows = "".join("| " + " | ".join(map(_escape, row)) + " |\n" for row in _CLIENT_TASKS)
+    return _CLIENT_TASKS_HEAD + head + rule + rows + _CLIENT_TASKS_TAIL
+
+
+_CLIENT_TASKS_HEAD = """
+## Tasks in the SDK clients
+
+What the official clients do with a task, read in their code and run against plainmcp over HTTP
+by tests/interop/test_tasks_sdk.py (each says its exact results). A client that asks for no task
+gets a `task="optional"` tool's plain result, on every revision.
+
+"""
+
+_CLIENT_TASKS_TAIL = """
+The official Python SDK's server (`mcp` 2.3.0, `MCPServer`) offers neither tasks nor skills: its
+extension seam (mcp/server/extension.py `Extension`: tools, resources, new methods, one tools/call
+interceptor; `MCPServer(extensions=[...])`) ships one extension, MCP Apps
+(mcp/server/apps.py `Apps`, `io.modelcontextprotocol/ui`).
+"""
 
 
 _HEAD = """\
