@@ -25,6 +25,7 @@ from plainmcp.wire.jsonrpc import RequestId
 if TYPE_CHECKING:
     from plainmcp.peer import Cancellable, Peer
     from plainmcp.tasks.eras import Era
+    from plainmcp.tasks.record import TaskRecord
     from plainmcp.tasks.store import TaskStore
     from plainmcp.wire.session import SessionState
 
@@ -101,7 +102,7 @@ class TaskPeer:
             return
         era = run.era
         if method == "notifications/progress" and era.progress_to_status:
-            await run.store.change(run.task_id, run.owner, Progress(_progress_text(params)))
+            await run.store.change(run.task_id, run.owner, Progress(progress_text(params)))
             return
         if method == "notifications/message" and era.progress_to_status:
             return  # 2026-07-28: a task has no log stream (SEP-2663)
@@ -129,6 +130,7 @@ class TaskPeer:
         )
         if asked is None:
             raise anyio.get_cancelled_exc_class()()
+        await self.announce(asked)
         with anyio.fail_after(timeout):
             if run.era.detailed:
                 return await self._answer_of(key, asked.version)
@@ -137,6 +139,17 @@ class TaskPeer:
             )
         await run.store.change(run.task_id, run.owner, Answer({key: answer}))
         return answer
+
+    async def announce(self, record: TaskRecord) -> None:
+        """Tell the session the task's new status, where the era has a notification for it
+        (2025-11-25: notifications/tasks/status, optional, so a lost one is no failure)."""
+        method = self.run.era.status_notification
+        if method is None:
+            return
+        try:
+            await self.original.notify(method, eras.task(record, self.run.era))
+        except Exception:
+            log.debug("task %s: %s not delivered", record.task_id, method, exc_info=True)
 
     async def _answer_of(self, key: str, seen: int) -> dict[str, Any]:
         """The client's answer to `key`, delivered to the store by tasks/update."""
@@ -164,7 +177,7 @@ class TaskPeer:
         return self.run.scope
 
 
-def _progress_text(params: dict[str, Any]) -> str:
+def progress_text(params: dict[str, Any]) -> str:
     """A progress notification as a status message: its message, else "n/total" or "n"."""
     message = params.get("message")
     if isinstance(message, str) and message:

@@ -67,7 +67,8 @@ class Run:
         self.task_id: str | None = None
         self.scope = anyio.CancelScope()
         self._handler, self._render, self._method, self._core = handler, render, method, core
-        self.exchange = dataclasses.replace(ex, peer=TaskPeer(ex.peer, self))
+        self._peer = TaskPeer(ex.peer, self)
+        self.exchange = dataclasses.replace(ex, peer=self._peer)
         self.done = anyio.Event()
         """The call has returned or raised (`value` or `error`)."""
         self.value: Any = None
@@ -167,9 +168,13 @@ class Run:
         assert self.task_id is not None
         change = self._outcome()
         try:
-            await self.store.change(self.task_id, self.owner, change)
+            before = await self.store.get(self.task_id, self.owner)
+            after = await self.store.change(self.task_id, self.owner, change)
         except Exception:
             log.exception("task %s: its outcome could not be stored", self.task_id)
+            return
+        if after is not None and after is not before and after != before:
+            await self._peer.announce(after)
 
     def _outcome(self) -> Change:
         error = self.error
