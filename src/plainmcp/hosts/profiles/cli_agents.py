@@ -51,7 +51,8 @@ COPILOT_CLI = HostProfile(
     # Observed 2026-12-02 with 1.0.102 (`copilot -p`), through tests/interop/relay.py.
     declared=Cell(
         Declared.of("2026-07-28", True, {"sampling": {}, "elicitation": _ELICITATION}),
-        f"{_DECLARED} (1.0.102, driven here): the same in every request's _meta",
+        f"{_DECLARED} (1.0.102, driven here): the same in every request's _meta; its bundle"
+        " names neither tasks/* nor an extension, so its terminal UI cannot ask for tasks",
     ),
     declared_legacy=Cell(
         Declared.of("2025-11-25", False, {"sampling": {}, "elicitation": _ELICITATION}),
@@ -93,7 +94,8 @@ GEMINI_CLI = HostProfile(
     # Observed 2026-12-02 with 0.61.0 (`gemini -p`), through tests/interop/relay.py.
     declared=Cell(
         Declared.of("2025-06-18", False, {"roots": {"listChanged": True}}),
-        f"{_DECLARED} (0.61.0, driven here): initialize, no server/discover",
+        f"{_DECLARED} (0.61.0, driven here): initialize, no server/discover; 2025-06-18 has no"
+        " tasks, so a task tool runs as any other",
     ),
 )
 
@@ -131,7 +133,8 @@ CODEX_CLI = HostProfile(
             False,
             {"experimental": {"codex/auth-change": {}}, "elicitation": _ELICITATION},
         ),
-        f"{_DECLARED} (0.169.0, driven here): initialize, no server/discover",
+        f"{_DECLARED} (0.169.0, driven here): initialize, no server/discover; 2025-06-18 has no"
+        " tasks, so a task tool runs as any other",
     ),
 )
 
