@@ -50,7 +50,8 @@ CLAUDE_CODE = HostProfile(
         ),
         f"{_CC_DECLARED}: the terminal UI (entrypoint `cli`) declares the tasks extension, the"
         " `-p` one does not (its remote flag tengu_glowing_lark defaults on for entrypoint cli;"
-        f" CLAUDE_CODE_DISABLE_MCP_TASKS turns it off: {_CC_BIN})",
+        f" CLAUDE_CODE_DISABLE_MCP_TASKS turns it off: {_CC_BIN}); no skills: the binary names"
+        " io.modelcontextprotocol/skills, but the switch beside it returns false in this build",
     ),
 )
 
