@@ -9,7 +9,7 @@ server (fixture_server.py) whose model calls `report` (task="optional": it becom
 wherever it can) and `build` (task="required"): no host run headless asks for tasks, so
 `report` answers each with its plain result. Claude Code's terminal UI asks for the tasks
 extension, and runs `report` as a task: the model is told it moved to the background, and
-gets its result in a task notification.
+gets its result in a task notification; from a server of 2025-11-25 it takes no task.
 """
 
 from __future__ import annotations
@@ -143,21 +143,22 @@ def test_claude_codes_terminal_ui_runs_a_task_and_hands_its_model_the_result(
     tmp_path: Path,
 ) -> None:
     record = tmp_path / "record.fifo"
-    run = run_tui(
-        d.relayed(record, "jobs"), record, [ToolUse("mcp__fx__report")], until=REPORT_AS_TASK
-    )
+    calls = [ToolUse("mcp__fx__report"), ToolUse("mcp__fx__build")]
+    run = run_tui(d.relayed(record, "jobs"), record, calls, until=REPORT_AS_TASK)
     expected = value(CLAUDE_CODE, "declared_interactive")
     assert d.declared(run.record) == expected
     assert (expected.tasks, expected.skills) == (True, False)
     later = d.stateless_capabilities(run.record)
     assert later and all(c == expected.object for c in later), later
-    # the call became a task at once (the tool asked to), which Claude Code polled to its end
+    # report became a task at once (the tool asked to), which Claude Code polled to its end;
+    # build ended within the server's budget: answered inline, as a plain result
     replies = [json.loads(line[2:]) for line in run.record if line.startswith("S ")]
-    created = next(r["result"] for r in replies if r.get("result", {}).get("resultType") == "task")
-    task = created["taskId"]
-    assert created["status"] == "working"
+    created = [r["result"] for r in replies if r.get("result", {}).get("resultType") == "task"]
+    assert [c["status"] for c in created] == ["working"]
+    task = created[0]["taskId"]
     gets = [m for m in d.sent(run.record) if m.get("method") == "tasks/get"]
     assert gets and {m["params"]["taskId"] for m in gets} == {task}
+    assert text_of(run.parts[1]) == BUILD_DONE
     # the model: first told the task moved to the background, then handed its result
     moved = text_of(run.parts[0])
     local = re.fullmatch(
@@ -174,6 +175,20 @@ def test_claude_codes_terminal_ui_runs_a_task_and_hands_its_model_the_result(
         f"<task-notification>\n<task-id>{local.group(1)}</task-id>\n<status>completed</status>\n"
         f"<summary>MCP task {task} (fx/report) completed.</summary>\n"
         f"<result>\n{REPORT_AS_TASK}\n</result>\n</task-notification>"
+    ]
+
+
+def test_claude_codes_terminal_ui_takes_no_task_from_a_2025_11_25_server(tmp_path: Path) -> None:
+    # refused server/discover, it falls back to the same initialize as `claude -p`: no `tasks`
+    # (Claude Code does not take 2025-11-25's core tasks), so the plain call answers
+    record = tmp_path / "record.fifo"
+    calls = [ToolUse("mcp__fx__report"), ToolUse("mcp__fx__build")]
+    run = run_tui(d.relayed(record, "jobs", legacy=True), record, calls)
+    assert d.declared(run.record) == value(CLAUDE_CODE, "declared_interactive")
+    assert d.fallback(run.record) == value(CLAUDE_CODE, "declared_legacy")
+    assert [text_of(parts) for parts in run.parts] == [
+        REPORT_IN_CALL,
+        "Tool 'build' runs only as a task: call it with params.task",
     ]
 
 

@@ -124,7 +124,8 @@ class HostProfile(NamedTuple):
     """For a host that asks `server/discover` first: the initialize it falls back to when the
     server does not know that method (a server before 2026-07-28)."""
     declared_interactive: Cell[Declared] = UNKNOWN
-    """What it declares run interactively (its terminal UI), where that differs."""
+    """What it declares run interactively (its terminal UI), where that differs from
+    `declared`; refused server/discover, it falls back to `declared_legacy`."""
 
 
 GENERIC = HostProfile(
