@@ -3,13 +3,16 @@ client capabilities: tasks, extensions, experimental, elicitation, sampling, roo
 what its host profile says (the `declared*` cells), read from the record of every message it
 sent (declared.py); and what a tool declared to run as a task does for it.
 
-Exact both ways: a host update that starts declaring tasks, skills or any extension, or stops
-declaring something, fails here until its profile says so. Each headless run is one `jobs`
-server (fixture_server.py) whose model calls `report` (task="optional": it becomes a task
-wherever it can) and `build` (task="required"): no host run headless asks for tasks, so
-`report` answers each with its plain result. Claude Code's terminal UI asks for the tasks
-extension, and runs `report` as a task: the model is told it moved to the background, and
-gets its result in a task notification; from a server of 2025-11-25 it takes no task.
+Over stdio every message is read from the relay's record; over Streamable HTTP from the
+server's client log and from its `capabilities` tool, which the model calls (what the server's
+tools see the host declared). Exact both ways: a host update that starts declaring tasks, skills
+or any extension, or stops declaring something, fails here until its profile says so. Each
+headless run is one `jobs` server (fixture_server.py) whose model calls `report`
+(task="optional": it becomes a task wherever it can) and `build` (task="required"): no host run
+headless asks for tasks, so `report` answers each with its plain result. Claude Code's terminal
+UI asks for the tasks extension, and runs `report` as a task: the model is told it moved to the
+background, and gets its result in a task notification; from a server of 2025-11-25 it takes no
+task.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ from tests.hosts.claude_code_tui import run_tui
 from tests.hosts.codex_cli import CodexCli
 from tests.hosts.copilot_cli import CopilotCli
 from tests.hosts.drivers import Seen, Target
-from tests.hosts.fixture_server import BUILD_DONE, REPORT_AS_TASK, REPORT_IN_CALL
+from tests.hosts.fixture_server import BUILD_DONE, LOG_ENV, REPORT_AS_TASK, REPORT_IN_CALL
 from tests.hosts.gemini_cli import GeminiCli
 from tests.hosts.scripts import ToolUse, sequence, text_of
+from tests.http_server import http_server
 from tests.mcp_schemas import validate_relay_record
+
+JOBS = "tests/hosts/fixture_server.py:jobs"
 
 HOSTS = {
     "claude-code": (ClaudeCode(), CLAUDE_CODE),
@@ -115,6 +121,24 @@ def test_what_the_server_wrote_to_each_host_is_valid(host_run: Run, tmp_path: Pa
     revision = value(profile_of(host_run), "declared").revision
     # at least the handshake or discover, tools/list and the two calls
     assert validate_relay_record(saved, revision) >= 4
+
+
+@pytest.mark.parametrize("key", list(HOSTS))
+def test_what_a_host_declares_over_http_is_its_profile(key: str, tmp_path: Path) -> None:
+    driver, profile = HOSTS[key]
+    needs.require(driver.problem())
+    expected = profile.declared_http.value or value(profile, "declared")
+    log = tmp_path / "clients.jsonl"
+    with http_server(JOBS, env={LOG_ENV: str(log)}) as server:
+        calls = [ToolUse(driver.tool_name("fx", t)) for t in ("capabilities", "report")]
+        seen = driver.run(Target("fx", url=server.url), sequence(*calls))
+    first = json.loads(log.read_text().splitlines()[0])
+    method = "server/discover" if expected.discover else "initialize"
+    assert (first["method"], first["revision"]) == (method, expected.revision)
+    assert first["capabilities"] == expected.object
+    # what the server's tools see the host declared (ctx.client_capabilities), as the model got it
+    assert json.loads(text_of(seen.results[0])) == expected.object
+    assert text_of(seen.results[1]) == REPORT_IN_CALL
 
 
 @pytest.mark.parametrize("key", DISCOVERING)

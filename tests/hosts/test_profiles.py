@@ -37,6 +37,7 @@ CELLS = (
     "limit_unit",
     "json_text_parsed",
     "declared",
+    "declared_http",
     "declared_legacy",
     "declared_interactive",
 )

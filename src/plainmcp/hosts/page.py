@@ -42,6 +42,7 @@ def _value(cell: Cell[Any]) -> str:
 
 _DECLARED = (
     ("declared", "Declares when it connects"),
+    ("declared_http", "Declares over HTTP"),
     ("declared_legacy", "Declares when server/discover is refused"),
     ("declared_interactive", "Declares in its terminal UI"),
 )

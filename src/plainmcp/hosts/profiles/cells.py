@@ -119,7 +119,10 @@ class HostProfile(NamedTuple):
     to its name (Qwen Code: its own name, then the server's name in its config)."""
     declared: Cell[Declared] = UNKNOWN
     """What the host declares when it connects, run as the tests drive it (headless: one
-    prompt, then exit)."""
+    prompt, then exit; a server over stdio)."""
+    declared_http: Cell[Declared] = UNKNOWN
+    """What it declares to a server over Streamable HTTP, where that differs from `declared`
+    (which is over stdio)."""
     declared_legacy: Cell[Declared] = UNKNOWN
     """For a host that asks `server/discover` first: the initialize it falls back to when the
     server does not know that method (a server before 2026-07-28)."""

@@ -136,6 +136,11 @@ CODEX_CLI = HostProfile(
         f"{_DECLARED} (0.169.0, driven here): initialize, no server/discover; 2025-06-18 has no"
         " tasks, so a task tool runs as any other",
     ),
+    declared_http=Cell(
+        Declared.of("2025-06-18", False, {"elicitation": _ELICITATION}),
+        f"{_DECLARED} (0.169.0, driven here): without the experimental codex/auth-change it"
+        " declares to a stdio server",
+    ),
 )
 
 
