@@ -3,9 +3,10 @@
 `demo` is plainmcp's demo; `app` holds one tool per host behaviour the tests pin (text beside a
 structured value, a two-block error, results of a chosen size); `cont` keeps plainmcp's default
 payload limits, so its long text and its 10,000 structured rows are cut and continued by the
-built-in read_more. Each writes one JSON line per request to the file named by
-`PLAINMCP_HOSTS_CLIENT_LOG` (the method, the clientInfo the client sent, the revision), so a test
-reads from the server side who the host says it is.
+built-in read_more; `jobs` holds tools declared to run as tasks (test_declared.py). Each writes
+one JSON line per request to the file named by `PLAINMCP_HOSTS_CLIENT_LOG` (the method, the
+clientInfo the client sent, the revision, and the capabilities it declared with it, when it
+declared any), so a test reads from the server side who the host says it is.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plainmcp import PayloadLimits, Server, ToolResult
+from plainmcp import Context, PayloadLimits, Server, ToolResult
 from plainmcp.demo import app as demo
 from plainmcp.middleware import Middleware, NextRequest, RequestInfo
 
 LOG_ENV = "PLAINMCP_HOSTS_CLIENT_LOG"
+CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
 
 class ClientLog(Middleware):
@@ -32,6 +34,13 @@ class ClientLog(Middleware):
             "clientInfo": dict(request.client_info),
             "revision": request.revision,
         }
+        capabilities = (
+            request.params.get("capabilities")
+            if request.method == "initialize"
+            else (request.params.get("_meta") or {}).get(CAPABILITIES_META)
+        )
+        if capabilities is not None:
+            line["capabilities"] = capabilities
         with open(os.environ[LOG_ENV], "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
         return await call_next(request)
@@ -172,3 +181,32 @@ def notes() -> str:
 def item(name: str) -> str:
     """A resource only a template names: readable, but in no resources/list."""
     return f"item {name}"
+
+
+# --- tools that may or must run as tasks --------------------------------------------------------
+
+jobs = Server("plainmcp-hosts-jobs", version="0.1.0")
+if LOGGING:
+    jobs.add_middleware(ClientLog())
+
+REPORT_AS_TASK = "Report ready (run as a task)"
+REPORT_IN_CALL = "Report ready (answered in the call)"
+BUILD_DONE = "Build done"
+
+
+@jobs.tool(task="optional")
+async def report(ctx: Context) -> str:
+    """Write the report: becomes a task at once for a client that can take one."""
+    return REPORT_AS_TASK if await ctx.become_task() else REPORT_IN_CALL
+
+
+@jobs.tool(task="required")
+async def build(ctx: Context) -> str:
+    """Run the build: only as a task."""
+    return BUILD_DONE
+
+
+@jobs.tool
+def capabilities(ctx: Context) -> dict[str, Any]:
+    """The capabilities the client declared (at initialize, or in this request's _meta)."""
+    return dict(ctx.client_capabilities)

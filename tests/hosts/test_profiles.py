@@ -17,6 +17,7 @@ from plainmcp.hosts.profiles import (
     known,
     profile_for,
 )
+from plainmcp.hosts.profiles.cells import Declared
 from tests.hosts.comparison import head_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
@@ -35,6 +36,10 @@ CELLS = (
     "error_marked",
     "limit_unit",
     "json_text_parsed",
+    "declared",
+    "declared_http",
+    "declared_legacy",
+    "declared_interactive",
 )
 
 
@@ -129,4 +134,38 @@ def test_the_generated_page_cites_each_cell() -> None:
     ) in page
     assert "| Inline limit | 50,000 |" in page
     assert "| Counted in | bytes | tests/hosts/test_codex_cli.py" in page
-    assert page.count("\n## ") == len(PROFILES)
+    assert page.count("\n## ") == len(PROFILES) + 1  # and the SDK clients' tasks
+
+
+def test_a_declared_cell_is_the_capabilities_object_whatever_its_key_order() -> None:
+    one = Declared.of("2026-07-28", True, {"roots": {"listChanged": True}, "elicitation": {}})
+    other = Declared.of("2026-07-28", True, {"elicitation": {}, "roots": {"listChanged": True}})
+    assert one == other and hash(one) == hash(other)
+    assert one.capabilities == '{"elicitation":{},"roots":{"listChanged":true}}'
+    assert one.object == {"roots": {"listChanged": True}, "elicitation": {}}
+    assert (one.tasks, one.skills, one.extensions) == (False, False, ())
+
+
+@pytest.mark.parametrize(
+    ("capabilities", "tasks", "skills"),
+    [
+        ({"tasks": {"requests": {"elicitation": {"create": {}}}}}, True, False),
+        ({"extensions": {"io.modelcontextprotocol/tasks": {}}}, True, False),
+        ({"extensions": {"io.modelcontextprotocol/skills": {}}}, False, True),
+        ({"extensions": {"io.modelcontextprotocol/ui": {}}}, False, False),
+        ({"experimental": {"tasks": {}}}, False, False),
+    ],
+)
+def test_tasks_and_skills_are_read_from_the_capability_or_the_extension(
+    capabilities: dict[str, object], tasks: bool, skills: bool
+) -> None:
+    declared = Declared.of("2025-11-25", False, capabilities)
+    assert (declared.tasks, declared.skills) == (tasks, skills)
+
+
+def test_the_generated_page_says_what_claude_code_declares() -> None:
+    assert (
+        "| Declares in its terminal UI | 2026-07-28 by server/discover; tasks yes, skills no;"
+        ' capabilities `{"elicitation":{"form":{},"url":{}},'
+        '"extensions":{"io.modelcontextprotocol/tasks":{}},"roots":{"listChanged":true}}` |'
+    ) in hosts_markdown()

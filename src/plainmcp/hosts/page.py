@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plainmcp.hosts.profiles import PROFILES, Cell
+from plainmcp.hosts.profiles import PROFILES, Cell, HostProfile
+from plainmcp.hosts.profiles.cells import Declared
 
 _CELLS = (
     ("reads", "With both content and structuredContent, the model gets"),
@@ -39,6 +40,34 @@ def _value(cell: Cell[Any]) -> str:
     return str(cell.value)
 
 
+_DECLARED = (
+    ("declared", "Declares when it connects"),
+    ("declared_http", "Declares over HTTP"),
+    ("declared_legacy", "Declares when server/discover is refused"),
+    ("declared_interactive", "Declares in its terminal UI"),
+)
+
+
+def _declared(declared: Declared) -> str:
+    """A Declared cell's value: the revision (and how asked), tasks, skills, the capabilities."""
+    how = "server/discover" if declared.discover else "initialize"
+    asks = ", ".join(
+        f"{name} {'yes' if flag else 'no'}"
+        for name, flag in (("tasks", declared.tasks), ("skills", declared.skills))
+    )
+    return f"{declared.revision} by {how}; {asks}; capabilities `{declared.capabilities}`"
+
+
+def _declared_rows(p: HostProfile) -> str:
+    rows = []
+    for attr, label in _DECLARED:
+        cell: Cell[Declared] = getattr(p, attr)
+        if cell.value is not None:
+            value = _declared(cell.value)
+            rows.append(f"| {label} | {_escape(value)} | {_escape(cell.source)} |\n")
+    return "".join(rows)
+
+
 def _escape(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -55,7 +84,77 @@ def hosts_markdown() -> str:
         for attr, label in _CELLS:
             cell: Cell[Any] = getattr(p, attr)
             parts.append(f"| {label} | {_escape(_value(cell))} | {_escape(cell.source)} |\n")
+        parts.append(_declared_rows(p))
+    parts.append(_clients_tasks())
     return "".join(parts)
+
+
+_CLIENT_TASKS_COLUMNS = (
+    "Client",
+    "2025-11-25 core tasks (`task`, tasks/get, tasks/result)",
+    "2026-07-28 tasks extension",
+    "Where (read in its code)",
+)
+_CLIENT_TASKS = (
+    (
+        "Python SDK `mcp` 2.3.0, `Client`",
+        "no: `call_tool` has no `task`; a `task` call sent raw through `session.send_request`"
+        " gets a CreateTaskResult the session refuses (every tools/call result is validated as"
+        " a CallToolResult: `content` missing); tasks/* are left out of its method tables",
+        "not built in; its extensions framework carries it: a `ClientExtension` with a"
+        " `ResultClaim` on resultType `task` whose resolver polls tasks/get, and `call_tool`"
+        " returns the task's result (declared under capabilities.extensions)",
+        "mcp/client/client.py `Client.call_tool`; mcp/client/session.py `ClientSession.call_tool`,"
+        " `send_request`, `_build_capabilities` (never `tasks`); mcp/client/extension.py"
+        " `ClientExtension`, `ResultClaim`; mcp_types/methods.py (2025-11-25: tasks/*"
+        " deliberately absent)",
+    ),
+    (
+        "TypeScript SDK `@modelcontextprotocol/client` 2.4.0",
+        "no: `callTool`, and `request()` even with an explicit CreateTaskResult schema, refuse a"
+        " tools/call result carrying `task` (SdkError INVALID_RESULT: content is required when"
+        " the body carries 'task'); the task schemas are there",
+        "no: tasks/get toward a 2026-07-28 peer is refused before it is sent"
+        " (METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION); `capabilities.extensions` can be declared",
+        "dist/src-*.mjs `CallToolResultWireSchema`, `TOOL_RESULT_FOREIGN_FAMILY_KEYS`,"
+        " `codecResultValidator`; dist/public-*.mjs `Client.callTool`",
+    ),
+    (
+        "`@modelcontextprotocol/ext-tasks` 0.2.2 over that client",
+        "yes: `createTaskSessionFromClient(client).callTool` sends `task` for a required tool,"
+        " or an optional one with `task.preference` `prefer`, polls tasks/get and reads"
+        " tasks/result",
+        "yes, with the host's own `rawDispatch` and `v2RequestFraming`; it takes a server's"
+        " extension entry for tasks only when that entry is an empty object",
+        "dist/client/session.js `callTool`; dist/client/sdk-client-adapter.js"
+        " `clientTaskCapabilities`, `frameV2TaskRequest`",
+    ),
+)
+
+
+def _clients_tasks() -> str:
+    """The section on what SDK clients nobody here wrote do with tasks."""
+    head = "| " + " | ".join(_CLIENT_TASKS_COLUMNS) + " |\n"
+    rule = "|" + "---|" * len(_CLIENT_TASKS_COLUMNS) + "\n"
+    rows = "".join("| " + " | ".join(map(_escape, row)) + " |\n" for row in _CLIENT_TASKS)
+    return _CLIENT_TASKS_HEAD + head + rule + rows + _CLIENT_TASKS_TAIL
+
+
+_CLIENT_TASKS_HEAD = """
+## Tasks in the SDK clients
+
+What the official clients do with a task, read in their code and run against plainmcp over HTTP
+by tests/interop/test_tasks_sdk.py (each says its exact results). A client that asks for no task
+gets a `task="optional"` tool's plain result, on every revision.
+
+"""
+
+_CLIENT_TASKS_TAIL = """
+The official Python SDK's server (`mcp` 2.3.0, `MCPServer`) offers neither tasks nor skills: its
+extension seam (mcp/server/extension.py `Extension`: tools, resources, new methods, one tools/call
+interceptor; `MCPServer(extensions=[...])`) ships one extension, MCP Apps
+(mcp/server/apps.py `Apps`, `io.modelcontextprotocol/ui`).
+"""
 
 
 _HEAD = """\
@@ -71,7 +170,10 @@ compared case-insensitively) and adapts the rendered result to it only where tha
 what the model gets (`plainmcp.hosts.adapt`). Any other client gets the spec's reading
 (the last row): its results are exactly what plainmcp sends without profiles.
 
-A cell nobody verified says "unknown" and takes the generic behaviour.
+A cell nobody verified says "unknown" and takes the generic behaviour. The "Declares" rows say
+what the host sends of itself when it connects, exactly (the revision, `server/discover` or
+`initialize`, whether it asks for tasks or skills, its client capabilities), as the tests drive
+it (tests/hosts/test_declared.py pins them).
 
 What the adaptations are:
 

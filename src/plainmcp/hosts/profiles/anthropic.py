@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from plainmcp.hosts.profiles.cells import UNKNOWN, Cell, HostProfile
+from plainmcp.hosts.profiles.cells import UNKNOWN, Cell, Declared, HostProfile
 
 _CC_TEST = "tests/hosts/test_claude_code.py (2.1.328, driven here)"
 _CC_BIN = "@anthropic-ai/claude-code@2.1.328, bin/claude.exe"
 _CC_DOCS = "https://code.claude.com/docs/en/mcp"
+_CC_DECLARED = "tests/hosts/test_declared.py (2.1.328, driven here)"
+_CC_CAPABILITIES = {"roots": {"listChanged": True}, "elicitation": {"form": {}, "url": {}}}
 
 CLAUDE_CODE = HostProfile(
     key="claude-code",
@@ -28,6 +30,29 @@ CLAUDE_CODE = HostProfile(
     reads_resources=Cell(True, f"{_CC_TEST} (ReadMcpResourceTool when the server has resources)"),
     limit_unit=Cell("characters", f"{_CC_TEST}: 50,000 characters of 2- and 3-byte letters"),
     verified=f"2.1.328 (clientInfo name from {_CC_BIN})",
+    # Observed 2026-12-02 with 2.1.328 (`claude -p`, `claude mcp list`, and the terminal UI),
+    # the record of every message through tests/interop/relay.py; pinned by test_declared.py.
+    declared=Cell(
+        Declared.of("2026-07-28", True, _CC_CAPABILITIES),
+        f"{_CC_DECLARED}: `claude -p`; the same in every request's _meta. With"
+        " CLAUDE_CODE_MCP_APPS_HOST=1 it adds extensions"
+        ' {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}',
+    ),
+    declared_legacy=Cell(
+        Declared.of("2025-11-25", False, _CC_CAPABILITIES),
+        f"{_CC_DECLARED}: server/discover answered -32601, then this initialize",
+    ),
+    declared_interactive=Cell(
+        Declared.of(
+            "2026-07-28",
+            True,
+            {**_CC_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}},
+        ),
+        f"{_CC_DECLARED}: the terminal UI (entrypoint `cli`) declares the tasks extension, the"
+        " `-p` one does not (its remote flag tengu_glowing_lark defaults on for entrypoint cli;"
+        f" CLAUDE_CODE_DISABLE_MCP_TASKS turns it off: {_CC_BIN}); no skills: the binary names"
+        " io.modelcontextprotocol/skills, but the switch beside it returns false in this build",
+    ),
 )
 
 CLAUDE_DESKTOP = HostProfile(

@@ -4,6 +4,8 @@ rows themselves are by host family, in this package's other modules."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from plainmcp.model.truncate import Unit
@@ -34,6 +36,51 @@ class Cell(NamedTuple, Generic[T]):
 
 
 UNKNOWN: Cell[Any] = Cell(None, "unknown")
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+
+
+class Declared(NamedTuple):
+    """What a client says of itself when it connects: the revision it asks for, whether it
+    asks `server/discover` first, and its client capabilities (the `capabilities` of its
+    initialize, or the clientCapabilities in a 2026-07-28 request's `_meta`).
+
+    `capabilities` is that object as canonical JSON text (sorted keys, no spaces): a string, so
+    a profile stays hashable (hosts/budget.py caches by profile) at no cost per call, and two
+    Declared are equal exactly when the objects are. Make one with `Declared.of`."""
+
+    revision: str
+    discover: bool
+    capabilities: str
+
+    @classmethod
+    def of(cls, revision: str, discover: bool, capabilities: Mapping[str, Any]) -> Declared:
+        return cls(revision, discover, json.dumps(capabilities, sort_keys=True, separators=_TIGHT))
+
+    @property
+    def object(self) -> dict[str, Any]:
+        """The capabilities as the client sent them."""
+        found: dict[str, Any] = json.loads(self.capabilities)
+        return found
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        """The extensions it declares (capabilities.extensions), by identifier."""
+        return tuple(self.object.get("extensions") or ())
+
+    @property
+    def tasks(self) -> bool:
+        """It asks for tasks: the 2025-11-25 `tasks` capability or the tasks extension."""
+        return "tasks" in self.object or TASKS_EXTENSION in self.extensions
+
+    @property
+    def skills(self) -> bool:
+        """It declares the skills extension (SEP-2640)."""
+        return SKILLS_EXTENSION in self.extensions
+
+
+_TIGHT = (",", ":")
 
 
 class HostProfile(NamedTuple):
@@ -70,6 +117,18 @@ class HostProfile(NamedTuple):
     client_prefixes: tuple[str, ...] = ()
     """Starts of `clientInfo.name` values that select this profile, for a client that adds
     to its name (Qwen Code: its own name, then the server's name in its config)."""
+    declared: Cell[Declared] = UNKNOWN
+    """What the host declares when it connects, run as the tests drive it (headless: one
+    prompt, then exit; a server over stdio)."""
+    declared_http: Cell[Declared] = UNKNOWN
+    """What it declares to a server over Streamable HTTP, where that differs from `declared`
+    (which is over stdio)."""
+    declared_legacy: Cell[Declared] = UNKNOWN
+    """For a host that asks `server/discover` first: the initialize it falls back to when the
+    server does not know that method (a server before 2026-07-28)."""
+    declared_interactive: Cell[Declared] = UNKNOWN
+    """What it declares run interactively (its terminal UI), where that differs from
+    `declared`; refused server/discover, it falls back to `declared_legacy`."""
 
 
 GENERIC = HostProfile(

@@ -3,7 +3,7 @@ and its fork Kilo Code's CLI, Qwen Code, Continue's CLI."""
 
 from __future__ import annotations
 
-from plainmcp.hosts.profiles.cells import MATRIX_TEST, UNKNOWN, Cell, HostProfile
+from plainmcp.hosts.profiles.cells import MATRIX_TEST, UNKNOWN, Cell, Declared, HostProfile
 
 _CP_TEST = "tests/hosts/test_copilot_cli.py (1.0.102, driven here)"
 _GM_TEST = "tests/hosts/test_gemini_cli.py (0.61.0, driven here)"
@@ -11,6 +11,8 @@ _CX_TEST = "tests/hosts/test_codex_cli.py (0.169.0, driven here)"
 _OC_TEST = "tests/hosts/test_chat_hosts.py"
 _QW_BUNDLE = "@qwen-code/qwen-code@0.24.4, chunks/ (getTruncateToolOutputThreshold, GATE_HEADROOM)"
 _CN_SRC = "@continuedev/cli@1.5.47, src/tools/index.tsx (convertMcpToolToContinueTool)"
+_DECLARED = "tests/hosts/test_declared.py"
+_ELICITATION: dict[str, object] = {"form": {}, "url": {}}
 
 COPILOT_CLI = HostProfile(
     key="copilot-cli",
@@ -46,6 +48,16 @@ COPILOT_CLI = HostProfile(
         "1.0.102 (clientInfo copilot-cli, revision 2026-07-28); earlier versions sent"
         " github-copilot-developer (github/copilot-cli#1268)"
     ),
+    # Observed 2026-12-02 with 1.0.102 (`copilot -p`), through tests/interop/relay.py.
+    declared=Cell(
+        Declared.of("2026-07-28", True, {"sampling": {}, "elicitation": _ELICITATION}),
+        f"{_DECLARED} (1.0.102, driven here): the same in every request's _meta; its bundle"
+        " names neither tasks/* nor an extension, so its terminal UI cannot ask for tasks",
+    ),
+    declared_legacy=Cell(
+        Declared.of("2025-11-25", False, {"sampling": {}, "elicitation": _ELICITATION}),
+        f"{_DECLARED} (1.0.102, driven here): server/discover answered -32601, then this",
+    ),
 )
 
 GEMINI_CLI = HostProfile(
@@ -79,6 +91,12 @@ GEMINI_CLI = HostProfile(
         " block into structuredContent, which must be an object",
     ),
     verified="0.61.0 (clientInfo gemini-cli-mcp-client, revision 2025-06-18)",
+    # Observed 2026-12-02 with 0.61.0 (`gemini -p`), through tests/interop/relay.py.
+    declared=Cell(
+        Declared.of("2025-06-18", False, {"roots": {"listChanged": True}}),
+        f"{_DECLARED} (0.61.0, driven here): initialize, no server/discover; 2025-06-18 has no"
+        " tasks, so a task tool runs as any other",
+    ),
 )
 
 CODEX_CLI = HostProfile(
@@ -108,6 +126,21 @@ CODEX_CLI = HostProfile(
     error_marked=Cell(False, f"{_CX_TEST}: the blocks, as for a success"),
     limit_unit=Cell("bytes", f"{_CX_TEST}: 5,982 é (11,964 bytes) arrive whole, 5,983 are cut"),
     verified="0.169.0 (clientInfo codex-mcp-client, revision 2025-06-18)",
+    # Observed 2026-12-02 with 0.169.0 (`codex exec`), through tests/interop/relay.py.
+    declared=Cell(
+        Declared.of(
+            "2025-06-18",
+            False,
+            {"experimental": {"codex/auth-change": {}}, "elicitation": _ELICITATION},
+        ),
+        f"{_DECLARED} (0.169.0, driven here): initialize, no server/discover; 2025-06-18 has no"
+        " tasks, so a task tool runs as any other",
+    ),
+    declared_http=Cell(
+        Declared.of("2025-06-18", False, {"elicitation": _ELICITATION}),
+        f"{_DECLARED} (0.169.0, driven here): without the experimental codex/auth-change it"
+        " declares to a stdio server",
+    ),
 )
 
 

@@ -3,10 +3,11 @@ the default names they send (which the frameworks built on them send too)."""
 
 from __future__ import annotations
 
-from plainmcp.hosts.profiles.cells import PYDANTIC_AI_TEST, UNKNOWN, Cell, HostProfile
+from plainmcp.hosts.profiles.cells import PYDANTIC_AI_TEST, UNKNOWN, Cell, Declared, HostProfile
 
 _SDK = "src/mcp/client/session.py@modelcontextprotocol/python-sdk (DEFAULT_CLIENT_INFO)"
 _FASTMCP = "fastmcp_slim/fastmcp/client/mixins/tools.py@PrefectHQ/fastmcp (v4.0.0b3)"
+_SDK_TASKS = "tests/interop/test_tasks_sdk.py (mcp 2.3.0, driven here)"
 
 PYTHON_SDK = HostProfile(
     key="python-sdk",
@@ -23,6 +24,18 @@ PYTHON_SDK = HostProfile(
     max_result_size_meta=Cell(False, _SDK),
     reads_resources=Cell(True, f"{_SDK} (read_resource, for the application)"),
     verified='mcp 2.3.0; sends clientInfo "mcp" unless given one (see the "mcp" row)',
+    # Observed 2026-12-02 with mcp 2.3.0 over HTTP (the server's client log); pinned by
+    # tests/interop/test_tasks_sdk.py. Nothing unless asked: sampling, elicitation and roots
+    # follow the callbacks given (mcp/client/session.py ClientSession._build_capabilities), and
+    # extensions the Client(extensions=[...]) given; `tasks` is never declared.
+    declared=Cell(
+        Declared.of("2026-07-28", True, {}),
+        f"{_SDK_TASKS}: Client(url), mode 'auto', without callbacks or extensions",
+    ),
+    declared_legacy=Cell(
+        Declared.of("2025-11-25", False, {}),
+        f"{_SDK_TASKS}: Client(url, mode='legacy'), the handshake 'auto' falls back to",
+    ),
 )
 
 FASTMCP_CLIENT = HostProfile(
