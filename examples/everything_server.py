@@ -363,6 +363,15 @@ def _one_string(name: str) -> dict[str, Any]:
 
 
 CONFIRM = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+CONFIRM_DELETE = {
+    "type": "object",
+    "properties": {"confirm": {"type": "boolean"}},
+    "required": ["confirm"],
+}
+CONFIRM_WITH_NAME = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "confirm": {"type": "boolean"}},
+}
 
 
 def _accepted(answer: ElicitResult, field: str, error: type[Exception] = ToolError) -> Any:
@@ -559,6 +568,89 @@ def test_reconnection(ctx: Context) -> str:
     reconnects with Last-Event-ID and gets the result from the event log (2025-11-25)."""
     ctx.close_stream()
     return "Reconnection test completed"
+
+
+# --- tasks: SEP-2663 (io.modelcontextprotocol/tasks, 2026-07-28) and 2025-11-25's core tasks ----
+
+
+@app.tool
+def greet(name: str) -> str:
+    """Greets by name; never a task (the tasks scenarios' plain tool).
+
+    Args:
+        name: Who to greet.
+    """
+    return f"Hello, {name}!"
+
+
+@app.tool(task="optional")
+async def slow_compute(seconds: float, label: str = "") -> str:
+    """Waits `seconds`, then reports: answered inline when that is within the server's task
+    budget (seconds 0), else run as a task; a cancelled task stops waiting.
+
+    Args:
+        seconds: How long the computation takes.
+        label: A name for this computation, repeated in the result.
+    """
+    await asyncio.sleep(seconds)
+    return f"Computed {label or 'a result'} in {seconds:g} seconds"
+
+
+@app.tool(task="required")
+async def failing_job() -> str:
+    """Always a task; after a second it fails with its own error (an isError result, so the
+    task is completed at 2026-07-28, failed at 2025-11-25)."""
+    await asyncio.sleep(1)
+    raise ToolError("failing_job failed, as it always does")
+
+
+@app.tool(task="required")
+async def protocol_error_job() -> str:
+    """Always a task; after a second it ends in a JSON-RPC error, not a tool result: it needs a
+    client capability no client declares (-32021), so the task is failed with that error."""
+    await asyncio.sleep(1)
+    raise ClientCapabilityError(
+        "protocol_error_job needs the client capability com.example/never",
+        {"extensions": {"com.example/never": {}}},
+    )
+
+
+@app.tool(task="optional")
+async def confirm_delete(filename: str, ctx: Context) -> str:
+    """Becomes a task at once, then asks the user (one elicitation, an input request of the
+    task) to confirm deleting `filename`; nothing is deleted.
+
+    Args:
+        filename: The file to delete.
+    """
+    await ctx.become_task()
+    answer = await ctx.elicit(f"Delete {filename}?", CONFIRM_DELETE)
+    confirmed = answer.action == "accept" and bool((answer.content or {}).get("confirm"))
+    return f"{filename}: {'deleted' if confirmed else 'kept'} (a fixture: nothing is deleted)"
+
+
+@app.tool(task="optional")
+async def multi_input(ctx: Context) -> str:
+    """Becomes a task at once, then asks two questions at the same time, so that two input
+    requests are outstanding together; answers once both are in."""
+    await ctx.become_task()
+    first, second = await asyncio.gather(
+        ctx.elicit("First: your name?", CONFIRM_WITH_NAME),
+        ctx.elicit("Second: your name?", CONFIRM_WITH_NAME),
+    )
+    return f"Answers: {_compact(first.content or {})} and {_compact(second.content or {})}"
+
+
+@app.tool(task="required")
+async def test_tool_with_task(ctx: Context) -> str:
+    """Asks the user's name first (an input-required result, answered before any task), then
+    becomes a task whose result greets that name."""
+    with _asking("Elicitation"):
+        answer = await ctx.elicit("What is your name?", _one_string("name"))
+    name = _accepted(answer, "name")
+    await ctx.become_task()
+    await asyncio.sleep(0.1)
+    return f"Hello, {name}! (from a task)"
 
 
 # --- resources ---------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ __all__ = [
     "definition_names",
     "schemas_dir",
     "validate_definition",
+    "validate_extension_definition",
     "validate_server_message",
 ]
 
@@ -247,6 +248,15 @@ def _validate_result_response(
     )
     if method is None:
         return
+    extension = _extension_result(revision, method, message.get("result"))
+    if extension is not None:
+        validate_extension_definition(message["result"], *extension)
+        return
+    result = message.get("result")
+    if method == "tools/call" and isinstance(result, Mapping) and "task" in result:
+        # A task-augmented call (2025-11-25 core tasks) answers a CreateTaskResult.
+        validate_definition(result, revision, "CreateTaskResult")
+        return
     result_def = _result_definition(revision, method)
     # 2026-07-28 has per-method response definitions (e.g. CallToolResultResponse, whose result is
     # CallToolResult or InputRequiredResult); prefer them where the revision defines one.
@@ -327,3 +337,55 @@ def validate_relay_record(record: Path, revision: str) -> int:
             validate_server_message(raw, revision, method=methods.get(raw.get("id")))
             checked += 1
     return checked
+
+
+# --- extensions: messages the core schema does not define, checked against their own schema ----
+
+EXTENSION_SCHEMAS = {
+    "io.modelcontextprotocol/tasks": _REPO_ROOT / "tests" / "schemas" / "ext-tasks" / "schema.json",
+}
+"""Each extension's JSON Schema, copied into the repo as data (each folder's README cites it)."""
+
+_EXTENSION_RESULTS = {
+    "tasks/get": ("io.modelcontextprotocol/tasks", "GetTaskResult"),
+    "tasks/update": ("io.modelcontextprotocol/tasks", "UpdateTaskResult"),
+    "tasks/cancel": ("io.modelcontextprotocol/tasks", "CancelTaskResult"),
+}
+"""2026-07-28 results of an extension's methods: (extension, definition)."""
+
+
+def _extension_result(revision: str, method: str, result: Any) -> tuple[str, str] | None:
+    """The extension definition a 2026-07-28 result is checked against (None: the core's)."""
+    if revision != "2026-07-28":
+        return None
+    if (
+        method == "tools/call"
+        and isinstance(result, Mapping)
+        and result.get("resultType") == "task"
+    ):
+        return ("io.modelcontextprotocol/tasks", "CreateTaskResult")
+    return _EXTENSION_RESULTS.get(method)
+
+
+@functools.cache
+def _extension_validator(extension: str, name: str) -> jsonschema.protocols.Validator:
+    schema = json.loads(EXTENSION_SCHEMAS[extension].read_text(encoding="utf-8"))
+    if name not in schema["$defs"]:
+        raise AssertionError(f"the schema of {extension} has no definition {name!r}")
+    uri = f"urn:mcp-extension:{extension}"
+    resource = referencing.Resource.from_contents(
+        schema, default_specification=referencing.jsonschema.DRAFT202012
+    )
+    registry: referencing.Registry[Any] = referencing.Registry().with_resource(uri, resource)
+    return jsonschema.Draft202012Validator({"$ref": f"{uri}#/$defs/{name}"}, registry=registry)
+
+
+def validate_extension_definition(instance: Any, extension: str, name: str) -> None:
+    """Validate ``instance`` against definition ``name`` of ``extension``'s own schema."""
+    errors = list(_extension_validator(extension, name).iter_errors(instance))
+    if errors:
+        best = jsonschema.exceptions.best_match(errors)
+        raise AssertionError(
+            f"not a valid {name} ({extension}): at {_path(best)}: {best.message}\n"
+            f"  instance: {_short(instance)}"
+        )

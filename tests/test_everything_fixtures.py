@@ -50,6 +50,16 @@ OLD_TOOLS = [
     "json_schema_2020_12_tool",
 ]
 NO_ARGUMENTS = {"type": "object", "properties": {}, "additionalProperties": False}
+TASK_TOOLS = [
+    "greet",
+    "slow_compute",
+    "failing_job",
+    "protocol_error_job",
+    "confirm_delete",
+    "multi_input",
+    "test_tool_with_task",
+]
+"""The tasks fixtures (SEP-2663; tests/tasks/test_everything_tasks.py), after the others."""
 NEW_TOOLS = [
     {
         "name": "test_missing_capability",
@@ -323,7 +333,9 @@ async def test_new_fixtures_come_after_the_old_ones(app: Server) -> None:
     async with stateless(app) as s:
         tools = (await modern(s, "tools/list", {"_meta": meta()}))["tools"]
         assert [t["name"] for t in tools[: len(OLD_TOOLS)]] == OLD_TOOLS
-        assert tools[len(OLD_TOOLS) :] == NEW_TOOLS
+        after = len(OLD_TOOLS) + len(NEW_TOOLS)
+        assert tools[len(OLD_TOOLS) : after] == NEW_TOOLS
+        assert [t["name"] for t in tools[after:]] == TASK_TOOLS
         assert all(t["description"] for t in tools)
         prompts = (await modern(s, "prompts/list", {"_meta": meta()}))["prompts"]
         assert [p["name"] for p in prompts[: len(OLD_PROMPTS)]] == OLD_PROMPTS

@@ -224,6 +224,14 @@ class Components:
     def payload_limits(self) -> PayloadLimits:
         return self.settings.results.payload_limits
 
+    def extend(self, extension: Extension) -> None:
+        """Add an extension to those served (the caller builds the routes again)."""
+        from plainmcp.extensions import check
+
+        self.extensions = check((*self.extensions, extension))
+        self.extension_ids[extension.id] = extension
+        self.offers.extend(extension)
+
     def negotiated(self, ex: Exchange, extension: str) -> bool:
         """The client of `ex` negotiated the extension `extension` (its id)."""
         from plainmcp.extensions import negotiated

@@ -176,6 +176,16 @@ class Context:
         if self.cancelled:
             raise anyio.get_cancelled_exc_class()()
 
+    async def become_task(self) -> bool:
+        """Run on as a task from here (docs/tasks.md): the client is answered with its task
+        now, and the rest of the call's work is its result. Only a call of a tool declared
+        `task=`, from a client that can take a task, can: False otherwise (the call goes on as
+        it was). True also when it is a task already."""
+        if self._ex.task_id is not None:
+            return True
+        become = getattr(self._ex.peer, "become_task", None)
+        return bool(await become()) if become is not None else False
+
     def close_stream(self) -> bool:
         """Close this request's HTTP response stream now and keep running: the client waits the
         server's `retry` hint, reconnects with Last-Event-ID and gets what follows, the result
@@ -192,10 +202,14 @@ class Context:
 
         Progress must increase; a value that does not is not sent, as the spec requires.
         """
-        if self.progress_token is None or progress <= self._last_progress:
+        if progress <= self._last_progress or (
+            self.progress_token is None and self._ex.task_id is None  # a task's is its status
+        ):
             return
         self._last_progress = progress
-        params = render.progress(self._ex.revision, self.progress_token, progress, total, message)
+        token = self.progress_token if self.progress_token is not None else self._ex.task_id
+        assert token is not None
+        params = render.progress(self._ex.revision, token, progress, total, message)
         await self._ex.peer.notify("notifications/progress", params, related_to=self.request_id)
 
     async def log(self, level: LogLevel, data: Any, *, logger: str | None = None) -> None:
@@ -240,7 +254,7 @@ class Context:
     async def _ask(
         self, method: str, params: dict[str, Any], key: str | None = None
     ) -> dict[str, Any]:
-        if self._ex.stateless:
+        if self._ex.stateless and self._ex.task_id is None:
             return self._answer(method, params, key)
         try:
             return await self._ex.peer.ask(

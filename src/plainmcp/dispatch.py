@@ -20,7 +20,7 @@ from plainmcp import input_required
 from plainmcp.components import Handler, Render, Route, Wrap
 from plainmcp.context import ClientCapabilityError, InputRequired
 from plainmcp.exchange import Exchange
-from plainmcp.extensions import Extension, ResultHook, negotiated
+from plainmcp.extensions import Answered, Extension, ResultHook, negotiated
 from plainmcp.handlers import lifecycle, tools
 from plainmcp.wire import jsonrpc, methods, render
 from plainmcp.wire.envelope import is_stateless, stateless_revision
@@ -113,12 +113,25 @@ def routes(wrap: Wrap | None = None, extensions: Sequence[Extension] = ()) -> di
     for method, handler in table:
         step = RENDER[method.render]
         hooks = [(ext, hook) for ext in extensions if (hook := ext.result_hooks().get(method.name))]
-        made[method.name] = Route(
-            method,
-            handler if wrap is None else wrap(method, handler),
-            step if not hooks else _hooked(step, hooks),
-        )
+        step = step if not hooks else _hooked(step, hooks)
+        served = handler if wrap is None else wrap(method, handler)
+        wrappers = [w for ext in extensions if (w := ext.wraps().get(method.name))]
+        for wrapper in wrappers:
+            served = wrapper(method, served, step)
+        made[method.name] = Route(method, served, step if not wrappers else _answered(step))
     return made
+
+
+def _answered(step: Render) -> Render:
+    """`step`, but a value a wrapper already rendered (extensions.Answered) is only finished
+    for its revision."""
+
+    def render_unless_answered(core: Components, ex: Exchange, method: Method, value: Any) -> Any:
+        if isinstance(value, Answered):
+            return finish(core, ex, method, dict(value))
+        return step(core, ex, method, value)
+
+    return render_unless_answered
 
 
 def _hooked(step: Render, hooks: list[tuple[Extension, ResultHook]]) -> Render:
@@ -156,8 +169,10 @@ async def answer(core: Components, conn: Connection, request: Request) -> dict[s
         ex = exchange(core, conn, request, method)
         if method.capability is not None and method.capability not in ex.features:
             raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
-        if method.extension is not None and not core.negotiated(ex, method.extension):
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+        if method.extension is not None:
+            refused = core.extension_ids[method.extension].refusal(ex, method)
+            if refused is not None:
+                raise refused
         methods.check(method.params, request.params)
         try:
             result = rendered(core, ex, method, await handler(core, ex))

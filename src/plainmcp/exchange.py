@@ -42,6 +42,9 @@ class Exchange:
     host: HostProfile | None = None
     """The client's host profile, looked up by tools/call for its guards and read again by its
     rendering step (None: not looked up)."""
+    task_id: str | None = None
+    """Set once the request runs on as a task (plainmcp.tasks): its questions to the client go
+    through the task (its peer), never into an input-required result."""
 
     @property
     def params(self) -> dict[str, Any]:

@@ -10,7 +10,12 @@ a core module it contributes:
 - the notification kinds it sends (`notifications`), through `notify`, and the `_meta` keys
   it reads and writes (`meta_keys`), both declared so that two extensions cannot collide;
 - result hooks (`result_hooks()`): a method's rendered result passes through them, for a
-  client that negotiated the extension.
+  client that negotiated the extension;
+- for the protocol's own extensions (io.modelcontextprotocol/...), which also serve a core
+  feature of an older revision: top-level capabilities per revision (`core_capabilities`),
+  the answer to a request its methods refuse (`refusal`: -32601 unless negotiated, by
+  default), and wrappers around a core method's handler (`wraps()`: tools/call that may
+  become a task), whose `Answered` value the rendering step passes on as it is.
 A handler is `async (components, exchange) -> result`, as the core's (handlers/); the client's
 extensions are `client_extensions(ex)` (or `ctx.client_capabilities["extensions"]`).
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from plainmcp.wire.jsonrpc import METHOD_NOT_FOUND, RpcError
 from plainmcp.wire.methods import METHODS, Method
 from plainmcp.wire.revisions import REVISIONS
 
@@ -28,13 +34,32 @@ if TYPE_CHECKING:
     from plainmcp.exchange import Exchange
     from plainmcp.wire.revisions import Revision
 
-__all__ = ["Extension", "ResultHook", "client_extensions", "negotiated", "notify"]
+__all__ = [
+    "Answered",
+    "Extension",
+    "ResultHook",
+    "Wrapper",
+    "client_extensions",
+    "negotiated",
+    "notify",
+]
 
 Handler = Callable[[Any, "Exchange"], Awaitable[Any]]
 """A method's handler: given the server's Components (components.py, which hold the
 extensions, so not named here) and the request's Exchange."""
 ResultHook = Callable[["Exchange", dict[str, Any]], dict[str, Any]]
 """(exchange, rendered result) -> the result sent; called for a client that negotiated."""
+Render = Callable[[Any, "Exchange", Method, Any], Any]
+"""A method's rendering step (dispatch.RENDER): (components, exchange, method, value) -> result."""
+Wrapper = Callable[[Method, Handler, Render], Handler]
+"""(the core method, its handler inside the middleware, its rendering step) -> the handler
+served instead; for every client (the wrapper decides what applies)."""
+
+
+class Answered(dict[str, Any]):
+    """A result a wrapper rendered itself (a CreateTaskResult): the method's rendering step
+    sends it as it is."""
+
 
 RESERVED_PREFIX = "io.modelcontextprotocol/"
 """The protocol's own `_meta` keys: no extension declares one of those as its own."""
@@ -63,6 +88,20 @@ class Extension:
         """Method name -> a hook its rendered results pass through."""
         return {}
 
+    def wraps(self) -> Mapping[str, Wrapper]:
+        """Core method name -> a wrapper around its handler."""
+        return {}
+
+    def core_capabilities(self, rev: Revision) -> Mapping[str, Any]:
+        """Top-level capabilities it adds at `rev` (a core feature of an older revision)."""
+        return {}
+
+    def refusal(self, ex: Exchange, method: Method) -> RpcError | None:
+        """None to serve `method` (one of its rows) for `ex`; else the error answered."""
+        if negotiated(ex, self):
+            return None
+        return RpcError(METHOD_NOT_FOUND, f"Method not found: {method.name}")
+
     def offered_in(self, rev: Revision) -> bool:
         versions = list(REVISIONS)
         return versions.index(rev.version) >= versions.index(self.since)
@@ -86,6 +125,9 @@ def check(extensions: Sequence[Extension]) -> tuple[Extension, ...]:
         ids.add(ident)
         if ext.since not in REVISIONS:
             raise ValueError(f"extension {ident!r}: since= names no revision: {ext.since!r}")
+        for name in ext.wraps():
+            if name not in METHODS:
+                raise ValueError(f"extension {ident!r}: wraps no core method {name!r}")
         for method, _ in ext.methods():
             if method.name in names:
                 raise ValueError(f"extension {ident!r}: the method {method.name!r} is taken")
@@ -101,6 +143,14 @@ def check(extensions: Sequence[Extension]) -> tuple[Extension, ...]:
 def announced(extensions: Sequence[Extension], rev: Revision) -> dict[str, Any]:
     """`capabilities.extensions` for `rev` (empty: none offered in it)."""
     return {ext.id: dict(ext.capability()) for ext in extensions if ext.offered_in(rev)}
+
+
+def core_announced(extensions: Sequence[Extension], rev: Revision) -> dict[str, Any]:
+    """The top-level capabilities the extensions add at `rev`."""
+    out: dict[str, Any] = {}
+    for ext in extensions:
+        out.update(ext.core_capabilities(rev))
+    return out
 
 
 def client_extensions(ex: Exchange | Context) -> Mapping[str, Any]:

@@ -65,6 +65,11 @@ class Offers:
         self._features: dict[tuple[str, Registered], frozenset[str]] = {}
         self._infos: dict[str, tuple[tuple[Any, ...], Any, dict[str, Any]]] = {}
 
+    def extend(self, extension: Extension) -> None:
+        """Offer one more extension from now on (the built-in tasks, on the first task tool)."""
+        self._extensions = (*self._extensions, extension)
+        self._features.clear()
+
     def server_info(self, rev: Revision) -> dict[str, Any]:
         """The server's identity for `rev`. Treat the dict as read-only."""
         me = self._identity()
@@ -112,8 +117,9 @@ def _capabilities(
     if rev.completions_capability and (prompts or templates):
         offered["completions"] = {}
     if extensions:  # the extension seam's entries (plainmcp.extensions)
-        from plainmcp.extensions import announced
+        from plainmcp.extensions import announced, core_announced
 
+        offered.update(core_announced(extensions, rev))
         entries = announced(extensions, rev)
         if entries:
             offered["extensions"] = entries

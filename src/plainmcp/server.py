@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from plainmcp.offers import Offers
     from plainmcp.prompts import Prompts, PromptSettings
     from plainmcp.resources import Resource, Resources, ResourceTemplate
+    from plainmcp.tasks.extension import Tasks
     from plainmcp.telemetry import Telemetry
     from plainmcp.transports.http.app import HttpApp
 
@@ -127,6 +128,7 @@ class Server:
         describe_parts: bool = True,
         stdio_cache: bool = True,
         extensions: Sequence[Extension] = (),
+        tasks: Tasks | None = None,
     ) -> None:
         settings = build_settings(
             name,
@@ -181,6 +183,9 @@ class Server:
         """The middleware, in the order given (None: none)."""
         for each in middleware:
             self.add_middleware(each)
+        self._tasks: Tasks | None = None
+        if tasks is not None:
+            self._serve_tasks(tasks)
         self._tool_pages = self.core.tool_pages  # one dict (tests/hosts/test_adapt.py reads it)
         self._connections = self.core.announcer.connections
 
@@ -250,7 +255,24 @@ class Server:
                 " rename the tool, or give the continuation another name with"
                 f" Server(continuation=...) (None turns it off)"
             )
+        if tool.task is not None and self._tasks is None:
+            from plainmcp.tasks.extension import Tasks
+
+            self._serve_tasks(Tasks())
         return self.core.tools.add(tool.name, tool)
+
+    @property
+    def tasks(self) -> Tasks | None:
+        """Where tasks run and are kept (docs/tasks.md): `Server(tasks=Tasks(...))`, else made
+        with the defaults when the first tool declares `task=`; None while no tool may run as
+        a task."""
+        return self._tasks
+
+    def _serve_tasks(self, tasks: Tasks) -> None:
+        self.core.extend(tasks)
+        self._tasks = tasks
+        pipeline = self._pipeline
+        self.core.routes = routes(pipeline.wrap if pipeline else None, self.core.extensions)
 
     def remove_tool(self, name: str) -> None:
         self.core.tools.remove(name)

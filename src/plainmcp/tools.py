@@ -10,7 +10,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, Unpack
+from typing import Any, Literal, TypedDict, Unpack
 
 from plainmcp import agreement, paging
 from plainmcp.context import ClientCapabilityError
@@ -59,6 +59,9 @@ _ANNOTATION_KEYS = {
     "open_world_hint": "openWorldHint",
 }
 
+TaskSupport = Literal["optional", "required"]
+"""`@app.tool(task=...)`: whether a call may, or must, run as a task (docs/tasks.md)."""
+
 
 @dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
 class Tool:
@@ -89,6 +92,9 @@ class Tool:
     paged: bool = False
     """Its return annotation is an iterator: its items are sent as a list, in parts if need be
     (plainmcp.paging)."""
+    task: TaskSupport | None = None
+    """"optional": a call may run as a task; "required": it always does (a client that cannot
+    take a task is refused); None: never (docs/tasks.md)."""
 
     @property
     def fn(self) -> Callable[..., Any]:
@@ -194,6 +200,7 @@ class ToolSettings(TypedDict, total=False):
     text_fallback: TextFallback | None
     examples: Iterable[Mapping[str, Any]] | None
     inline: bool
+    task: TaskSupport | None
 
 
 def unknown_settings(settings: Mapping[str, Any], known: type, what: str) -> None:
@@ -224,10 +231,13 @@ def make_tool(fn: Callable[..., Any], **settings: Unpack[ToolSettings]) -> Tool:
     )
     limits, text_fallback = settings.get("limits"), settings.get("text_fallback")
     examples, inline = settings.get("examples"), settings.get("inline", False)
+    task = settings.get("task")
     if not callable(fn):
         raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
     name = check_name(name if name is not None else getattr(fn, "__name__", ""))
     doc = parse_docstring(inspect.getdoc(fn))
+    if task not in (None, "optional", "required"):
+        raise ValueError(f"tool {name!r}: task= is 'optional', 'required' or None, not {task!r}")
     if timeout is not None and timeout <= 0:
         raise ValueError(f"tool {name!r}: timeout must be positive, not {timeout!r}")
     if limits is not None and not isinstance(limits, PayloadLimits):
@@ -283,6 +293,7 @@ def make_tool(fn: Callable[..., Any], **settings: Unpack[ToolSettings]) -> Tool:
         text_fallback=mode,
         examples=_examples(examples, name),
         paged=paged,
+        task=task,
     )
 
 

@@ -102,3 +102,9 @@ def test_expiry_is_creation_plus_ttl() -> None:
     assert (record.expired(159.999), record.expired(160.0)) == (False, True)
     forever = TaskRecord("t2", None, created_at=0.0, updated_at=0.0, ttl_ms=None, poll_ms=1)
     assert forever.expired(1e12) is False
+
+
+def test_a_finish_may_end_failed_and_keep_its_result() -> None:
+    result = {"content": [{"type": "text", "text": "no"}], "isError": True}
+    ended = apply(fresh(), Finish(result, status="failed"), now=101.0)
+    assert (ended.status, ended.result, ended.error) == ("failed", result, None)

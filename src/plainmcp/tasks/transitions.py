@@ -10,7 +10,7 @@ own atomicity (a lock, a Redis transaction); the rules live here once.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from plainmcp.tasks.record import TaskRecord
 
@@ -50,10 +50,12 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """Completed with this wire result (a tool's own error too: isError in it)."""
+    """Ended with this wire result: `completed`, or `failed` where the era counts a tool's own
+    error (isError) as a failure (2025-11-25); the result is kept either way."""
 
     result: dict[str, Any]
     message: str | None = None
+    status: Literal["completed", "failed"] = "completed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,7 @@ def apply(record: TaskRecord, change: Change, now: float) -> TaskRecord:
             answered=(*record.answered, *taken),
         )
     if isinstance(change, Finish):
-        return _end(record, now, "completed", change.message, result=change.result)
+        return _end(record, now, change.status, change.message, result=change.result)
     if isinstance(change, Fail):
         return _end(record, now, "failed", change.message, error=change.error)
     return replace(_end(record, now, "cancelled", change.message), cancel_requested=True)

@@ -41,6 +41,8 @@ class ToolDefinable(Definable, Protocol):
     def output_schema(self) -> dict[str, Any] | None: ...
     @property
     def annotations(self) -> Mapping[str, Any] | None: ...
+    @property
+    def task(self) -> str | None: ...
 
 
 class ArgumentDefinable(Protocol):
@@ -126,6 +128,8 @@ def tool(
             tool_annotations.setdefault("title", value.title)
         if tool_annotations:
             out["annotations"] = tool_annotations
+    if value.task is not None and "execution" in rev.tool_fields:
+        out["execution"] = {"taskSupport": value.task}
     _icons_and_meta(value, rev.tool_fields, out)
     return out
 

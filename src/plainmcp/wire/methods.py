@@ -82,7 +82,7 @@ class Target(NamedTuple):
     (a NamedTuple, not a dataclass: the class is made at every start, in a sixth of the time)."""
 
     param: str
-    kind: Literal["tool", "prompt", "resource"]
+    kind: Literal["tool", "prompt", "resource", "task"]
     arguments: bool
     """The request's `arguments` are part of what a requestState is bound to."""
 

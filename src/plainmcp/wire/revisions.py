@@ -173,7 +173,9 @@ REVISIONS: dict[str, Revision] = {
             annotation_fields=_BASE_ANNOTATIONS | {"lastModified"},
             block_meta=True,
             structured="object",
-            tool_fields=frozenset({"annotations", "title", "outputSchema", "_meta", "icons"}),
+            tool_fields=frozenset(
+                {"annotations", "title", "outputSchema", "_meta", "icons", "execution"}
+            ),
             server_info_fields=frozenset(
                 {"name", "version", "title", "icons", "description", "websiteUrl"}
             ),

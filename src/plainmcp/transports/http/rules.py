@@ -24,7 +24,7 @@ from plainmcp.wire.meta import (
     PROTOCOL_VERSION,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
-from plainmcp.wire.methods import METHODS
+from plainmcp.wire.methods import METHODS, Method
 from plainmcp.wire.param_headers import argument_at, header_matches
 from plainmcp.wire.revisions import REVISIONS
 
@@ -93,10 +93,12 @@ def stateless_header_error(
     headers: Mapping[str, str],
     request: Request,
     mirrored: Callable[[str], Mapping[str, str]],
+    method: Method | None = None,
 ) -> RpcError | None:
     """Whether the headers agree with the body (2026-07-28); the error (-32020) if not.
 
-    `mirrored(tool_name)` gives that tool's `x-mcp-header` markers (header name -> pointer).
+    `mirrored(tool_name)` gives that tool's `x-mcp-header` markers (header name -> pointer);
+    `method`: the served row of the request's method (an extension's too), else the core's.
     """
     meta = request.params.get("_meta")
     body_version = meta.get(PROTOCOL_VERSION) if isinstance(meta, dict) else None
@@ -104,7 +106,8 @@ def stateless_header_error(
         ("MCP-Protocol-Version", headers.get("mcp-protocol-version"), body_version),
         ("Mcp-Method", headers.get("mcp-method"), request.method),
     ]
-    method = METHODS.get(request.method)
+    if method is None:
+        method = METHODS.get(request.method)
     if method is not None and method.target is not None:
         # The `Mcp-Name` header repeats the param naming the request's target (2026-07-28).
         named = request.params.get(method.target.param)

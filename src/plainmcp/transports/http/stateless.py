@@ -33,7 +33,10 @@ async def post_stateless(
     # compared with the headers (-32020), then checked for support (-32022).
     problem = None
     if is_stateless(request.params):
-        problem = rules.stateless_header_error(headers, request, partial(_mirrored, app.server))
+        route = app.server.core.routes.get(request.method)
+        problem = rules.stateless_header_error(
+            headers, request, partial(_mirrored, app.server), route.method if route else None
+        )
     if problem is None:
         try:
             stateless_revision(request.method, request.params)
