@@ -280,3 +280,26 @@ async def test_an_unreachable_redis_is_redis_unavailable_naming_the_url() -> Non
     store = RedisTaskStore("redis://:secret@127.0.0.1:1/0")
     with pytest.raises(RedisUnavailable, match=r"Redis at redis://\*\*\*@127.0.0.1:1/0 is unav"):
         await store.get("t1", None)
+
+
+async def test_an_end_redis_did_not_take_is_written_by_the_next_heartbeat_after_it_is_back() -> (
+    None
+):
+    """Redis restarted (keeping its data) while a task ends: the change raises, and without
+    more the task would stay `working` with its lease renewed; the heartbeat writes it."""
+    with redis_server() as own:
+        a, b = pair(own, Clock())
+        await a.create(record("t1"))
+        own.stop(save=True)
+        with pytest.raises(RedisUnavailable):
+            await a.change("t1", "sub:ann", Finish({"content": []}))
+        own.start()
+        assert (await b.get("t1", "sub:ann")) == record("t1")
+        await a.beat()
+        done = await b.get("t1", "sub:ann")
+        assert done is not None and (done.status, done.result) == ("completed", {"content": []})
+        assert a._running == set() and a._outcomes == {}
+        client = Redis.from_url(own.url)
+        assert await client.exists("plainmcp:task:lease:t1") == 0
+        await client.aclose()
+        await a.aclose()

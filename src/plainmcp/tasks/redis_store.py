@@ -35,7 +35,7 @@ from plainmcp.tasks import redis_scripts
 from plainmcp.tasks.cursor import make_cursor, read_cursor
 from plainmcp.tasks.record import TaskRecord
 from plainmcp.tasks.store import TaskPage
-from plainmcp.tasks.transitions import Change, Fail, apply
+from plainmcp.tasks.transitions import Cancel, Change, Fail, Finish, apply
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -86,6 +86,8 @@ class RedisTaskStore:
         """This process's name, the value of the leases it holds."""
         self._running: set[str] = set()
         """Ids of the tasks this process created and has not seen end: it beats for them."""
+        self._outcomes: dict[str, tuple[str | None, Change]] = {}
+        """Ends of tasks run here that Redis did not take (it was down): retried by `beat`."""
         self._beating: asyncio.Task[None] | None = None
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
@@ -153,6 +155,18 @@ class RedisTaskStore:
         return await self.change(task_id, owner, _lease_lost())
 
     async def change(self, task_id: str, owner: str | None, change: Change) -> TaskRecord | None:
+        """A change that would end a task this process runs, made while Redis is unreachable,
+        raises as any other but is kept and tried again by every heartbeat until Redis takes
+        it: the outcome survives the outage (else the task would stay `working`, its lease
+        renewed by a process that has nothing more to say about it)."""
+        try:
+            return await self._change(task_id, owner, change)
+        except RedisUnavailable:
+            if task_id in self._running and isinstance(change, Finish | Fail | Cancel):
+                self._outcomes[task_id] = (owner, change)
+            raise
+
+    async def _change(self, task_id: str, owner: str | None, change: Change) -> TaskRecord | None:
         script = self._redis().register_script(redis_scripts.SWAP)
         while True:
             found = await self._read(task_id, owner)
@@ -179,6 +193,7 @@ class RedisTaskStore:
             if written == 1:
                 if after.terminal:
                     self._running.discard(task_id)
+                    self._outcomes.pop(task_id, None)
                 return after
             if written == 0:
                 return None
@@ -196,11 +211,11 @@ class RedisTaskStore:
         try:
             await self._listening()
             while True:
+                event.clear()  # before the read: a change published during it still wakes us
                 record = await self.get(task_id, owner)
                 left = deadline - loop.time()
                 if record is None or record.version > seen or left <= 0:
                     return record
-                event.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), min(left, self.lease))
         finally:
@@ -280,7 +295,12 @@ class RedisTaskStore:
                 log.error("%s: the leases of %d tasks not renewed", exc, len(self._running))
 
     async def beat(self) -> None:
-        """One heartbeat (tests call it instead of waiting for the period)."""
+        """One heartbeat (tests call it instead of waiting for the period): the outcomes kept
+        through an outage first, then the leases."""
+        for task_id, (owner, change) in list(self._outcomes.items()):
+            await self._change(task_id, owner, change)
+            self._outcomes.pop(task_id, None)
+            self._running.discard(task_id)
         ids = sorted(self._running)
         if not ids:
             return
