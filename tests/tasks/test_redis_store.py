@@ -303,3 +303,19 @@ async def test_an_end_redis_did_not_take_is_written_by_the_next_heartbeat_after_
         assert await client.exists("plainmcp:task:lease:t1") == 0
         await client.aclose()
         await a.aclose()
+
+
+async def test_a_result_holding_pre_encoded_json_is_stored_as_that_json(
+    redis: RedisServer, raw: Redis
+) -> None:
+    """Structured results are rendered as orjson.Fragment (wire/render.py): stored as the JSON
+    they hold, read back as plain data."""
+    import orjson
+
+    a, b = pair(redis, Clock())
+    await a.create(record("t1"))
+    result = {"content": [], "structuredContent": orjson.Fragment(b'{"n":[1,2]}')}
+    done = await a.change("t1", "sub:ann", Finish(result))
+    assert done is not None and done.status == "completed"
+    read = await b.get("t1", "sub:ann")
+    assert read is not None and read.result == {"content": [], "structuredContent": {"n": [1, 2]}}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import math
@@ -130,7 +131,7 @@ class RedisTaskStore:
         keys = [self.rec_key(record.task_id), self.lease_key(record.task_id)]
         keys.append(self.owner_key(record.owner))
         args: list[str | int] = [
-            orjson.dumps(record.to_dict()).decode(),
+            _dumps(record),
             record.status,
             max(1, math.ceil(left * 1000)),
             max(1, math.ceil(self.lease * 1000)),
@@ -182,7 +183,7 @@ class RedisTaskStore:
             keys = [self.rec_key(task_id), self.lease_key(task_id)]
             args: list[str | int] = [
                 str(record.version),
-                orjson.dumps(after.to_dict()).decode(),
+                _dumps(after),
                 str(after.version),
                 after.status,
                 "1" if after.terminal else "0",
@@ -357,6 +358,14 @@ class RedisTaskStore:
 
 def _lease_lost() -> Fail:
     return Fail({"code": INTERNAL_ERROR, "message": LEASE_ERROR}, LEASE_LOST)
+
+
+def _dumps(record: TaskRecord) -> str:
+    """The record as JSON. Not through `to_dict` (dataclasses.asdict deep-copies every value,
+    and a result may hold orjson.Fragment, pre-encoded JSON that orjson writes as it is)."""
+    data = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+    data["answered"] = list(record.answered)
+    return orjson.dumps(data).decode()
 
 
 def _text(value: Any) -> str:
