@@ -289,3 +289,29 @@ def test_a_cancel_racing_the_completion_ends_the_task_one_way_for_every_process(
         final = past(c.port, task_id, "working")
         assert final["status"] in ("completed", "cancelled")
         assert get(a, task_id) == get(b, task_id) == final
+
+
+def test_a_2025_task_made_on_one_process_is_awaited_by_tasks_result_on_another(
+    three: list[HttpServer], raw: redis_py.Redis
+) -> None:
+    """2025-11-25, one session on Redis: the client asks for a task on one process and blocks
+    in tasks/result on another until the process running it completes it."""
+    from tests.e2e.test_scale_out import open_session
+    from tests.e2e.test_scale_out import post as in_session
+
+    a, b, _ = three
+    session = open_session(a)
+    call = {"name": "slow", "arguments": {"n": 80}, "task": {"ttl": 60_000}}
+    made = in_session(
+        a, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session
+    )
+    assert made[0] == 200 and made[1]["result"]["task"]["status"] == "working"
+    task_id = made[1]["result"]["task"]["taskId"]
+    assert popped(raw, "started:80") == pid(a)
+    with ThreadPoolExecutor(1) as pool:
+        asked = {"jsonrpc": "2.0", "id": 2, "method": "tasks/result", "params": {"taskId": task_id}}
+        waiting = pool.submit(in_session, b, asked, session)
+        raw.rpush("release:80", "go")
+        status, reply = waiting.result(timeout=30)
+    assert status == 200
+    assert reply["result"]["content"] == [{"type": "text", "text": f"done 80 in {pid(a)}"}]
