@@ -246,11 +246,16 @@ class RedisTaskStore:
                 break
             offset += len(rows)
             ids = [_text(member) for member, score in rows if _beyond(member, score, after)]
-            for task_id in ids:
-                record = await self.get(task_id, owner)
-                if record is None:
-                    await self._call(redis.zrem(index, task_id))  # expired: forget its entry
+            found = await self._read_many(ids, owner)
+            gone = [task_id for task_id, seen in zip(ids, found, strict=True) if seen is None]
+            if gone:
+                await self._call(redis.zrem(index, *gone))  # expired: forget their entries
+            for seen in found:
+                if seen is None:
                     continue
+                record, leased = seen
+                if not record.terminal and not leased:
+                    record = await self.change(record.task_id, owner, _lease_lost()) or record
                 taken.append(record)
                 if len(taken) > limit:
                     break
@@ -264,10 +269,27 @@ class RedisTaskStore:
     async def _read(self, task_id: str, owner: str | None) -> tuple[TaskRecord, bool] | None:
         """The record (if it is the owner's and alive) and whether its lease is held, in one
         round trip."""
+        return (await self._read_many([task_id], owner))[0]
+
+    async def _read_many(
+        self, ids: list[str], owner: str | None
+    ) -> list[tuple[TaskRecord, bool] | None]:
+        """`_read` of each id, all in one round trip."""
+        if not ids:
+            return []
         pipe = self._redis().pipeline(transaction=False)
-        pipe.hget(self.rec_key(task_id), "r")
-        pipe.exists(self.lease_key(task_id))
-        raw, leased = await self._call(pipe.execute())
+        for task_id in ids:
+            pipe.hget(self.rec_key(task_id), "r")
+            pipe.exists(self.lease_key(task_id))
+        replies = await self._call(pipe.execute())
+        return [
+            self._parse(task_id, raw, leased, owner)
+            for task_id, raw, leased in zip(ids, replies[::2], replies[1::2], strict=True)
+        ]
+
+    def _parse(
+        self, task_id: str, raw: Any, leased: Any, owner: str | None
+    ) -> tuple[TaskRecord, bool] | None:
         if raw is None:
             return None
         try:
