@@ -342,3 +342,58 @@ async def test_an_undeclared_notification_is_refused() -> None:
     assert sent == [
         {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Internal error"}}
     ]
+
+
+# --- what the protocol's own extensions add: wrappers, core capabilities, refusals ---------------
+
+
+class Stamp(Extension):
+    """Wraps tools/call: a call of the tool `stamped` is answered by the wrapper itself
+    (an Answered value, which the rendering step only finishes), any other passes through; adds
+    a top-level capability at 2025-11-25 and answers its own method with -32021 when refused."""
+
+    id = "com.example/stamp"
+
+    def wraps(self) -> Mapping[str, Any]:
+        def wrap(method: Method, handler: Handler, render: Any) -> Handler:
+            async def stamped(core: Any, ex: Exchange) -> Any:
+                from plainmcp.extensions import Answered
+
+                if ex.request.params["name"] == "stamped":
+                    return Answered({"content": [{"type": "text", "text": "stamp"}]})
+                return await handler(core, ex)
+
+            return stamped
+
+        return {"tools/call": wrap}
+
+    def core_capabilities(self, rev: Any) -> Mapping[str, Any]:
+        return {"experimental": {"stamp": {}}} if rev.version == "2025-11-25" else {}
+
+
+async def test_a_wrapper_answers_or_passes_a_core_call_on() -> None:
+    app = Server("stamps", extensions=[Stamp()], continuation=None)
+
+    @app.tool
+    def stamped() -> str:
+        return "the tool itself"
+
+    @app.tool
+    def plain() -> str:
+        return "plain"
+
+    async with Client.memory(app, protocol="2025-11-25") as client:
+        assert (await client.call_tool("stamped")).text == "stamp"
+        assert (await client.call_tool("plain")).text == "plain"
+        assert client.capabilities["experimental"] == {"stamp": {}}
+
+
+def test_a_wrapper_of_no_core_method_is_refused() -> None:
+    class Lost(Extension):
+        id = "com.example/lost"
+
+        def wraps(self) -> Mapping[str, Any]:
+            return {"nothing/here": lambda method, handler, render: handler}
+
+    with pytest.raises(ValueError, match="wraps no core method 'nothing/here'"):
+        Server("lost", extensions=[Lost()])

@@ -130,7 +130,7 @@ def test_the_everything_server_passes_but_for_what_the_conformance_suite_fixes()
     # The project's pyproject.toml lists the same in [tool.plainmcp.check].
     code, found = report(EVERYTHING, config=True)
     assert (code, found["problems"], found["ignored"]) == (0, [], 9)
-    assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 28}
+    assert found["counts"] == {"prompts": 5, "resourceTemplates": 1, "resources": 3, "tools": 35}
 
 
 def test_every_example_passes_with_the_projects_config() -> None:

@@ -83,6 +83,7 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
         "resources": {"subscribe": True, "listChanged": True},
         "prompts": {"listChanged": True},
         "completions": {},
+        "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
     }
 
     # logging-set-level, ping
@@ -103,7 +104,7 @@ def test_conformance_scenarios_replayed(server: Proc) -> None:
 
     # tools-list: every tool has a name, a non-empty description and an inputSchema
     tools = p.result("tools/list")["tools"]
-    assert len(tools) == 28  # 13 for the scenarios above, 14 for 2026-07-28, test_reconnection
+    assert len(tools) == 35  # 13 for the scenarios above, 14 for 2026-07-28, reconnect, 7 tasks
     assert all(t["name"] and t["description"] and t["inputSchema"] for t in tools)
     [schema_tool] = [t for t in tools if t["name"] == "json_schema_2020_12_tool"]
     # json-schema-2020-12: the schema as written, byte for byte in key order too

@@ -90,6 +90,14 @@ LISTED_TOOL_NAMES = [
     "test_logging_tool",
     "test_x_mcp_header",
     "test_reconnection",
+    # The tasks fixtures (SEP-2663), after those.
+    "greet",
+    "slow_compute",
+    "failing_job",
+    "protocol_error_job",
+    "confirm_delete",
+    "multi_input",
+    "test_tool_with_task",
 ]
 LISTED_PROMPT_NAMES = [*PROMPT_NAMES, "test_input_required_result_prompt"]
 INPUT_REQUIRED_PROMPT = {
@@ -236,6 +244,7 @@ async def test_handshake(client: Client) -> None:
         "resources": {"subscribe": True, "listChanged": True},
         "prompts": {"listChanged": True},
         "completions": {},
+        "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
     }
 
 

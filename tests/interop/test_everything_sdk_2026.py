@@ -155,7 +155,7 @@ def _count(peer: Peer, kind: type) -> int:
 
 # --- the revision, server/discover, listing ----------------------------------------------------
 
-CAPABILITY_NAMES = ["logging", "tools", "resources", "prompts", "completions"]
+CAPABILITY_NAMES = ["logging", "tools", "resources", "prompts", "completions", "extensions"]
 
 
 async def test_protocol_version(client: Client, mode: str) -> None:

@@ -297,3 +297,18 @@ async def test_another_principal_gets_what_an_unknown_id_gets() -> None:
         assert await store.get(created["taskId"], "sub:someone-else") is None
         assert await store.get(created["taskId"], None) is not None
         gate.release.set()
+
+
+async def test_a_task_is_unknown_to_a_request_of_another_revision() -> None:
+    gate = Gate()
+    app = make_app(gate, budget=0)
+    async with Session(app, revision_hint=MODERN) as s:
+        created = await s.result(
+            "tools/call", {"name": "build", "arguments": {"target": "e"}, "_meta": modern_meta()}
+        )
+    async with Session(app) as s:
+        await s.initialize("2025-11-25")
+        reply = await s.request("tasks/get", {"taskId": created["taskId"]})
+        assert reply["error"]["code"] == -32602
+        assert (await s.result("tasks/list", {}))["tasks"] == []
+    gate.release.set()

@@ -2,8 +2,11 @@
 2026-07-28 extension io.modelcontextprotocol/tasks), sans-I/O records, transitions and stores.
 
 record.py (TaskRecord, ids), transitions.py (the status machine), store.py (the TaskStore
-Protocol every store implements), memory.py (MemoryTaskStore), cursor.py (list cursors).
+Protocol every store implements), memory.py (MemoryTaskStore), cursor.py (list cursors);
+extension.py (Tasks, what `Server(tasks=...)` takes: imported on first use, `plainmcp.tasks.Tasks`).
 """
+
+from typing import Any
 
 from plainmcp.tasks.memory import MemoryTaskStore
 from plainmcp.tasks.record import TERMINAL, Status, TaskRecord, new_task_id
@@ -26,6 +29,16 @@ __all__ = [
     "TaskRecord",
     "TaskStore",
     "TaskStoreFull",
+    "Tasks",
     "apply",
     "new_task_id",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Tasks` on first use: it imports the server's seam, which the store modules need not."""
+    if name == "Tasks":
+        from plainmcp.tasks.extension import Tasks
+
+        return Tasks
+    raise AttributeError(f"module 'plainmcp.tasks' has no attribute {name!r}")

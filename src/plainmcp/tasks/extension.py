@@ -19,7 +19,7 @@ import anyio
 from plainmcp.extensions import Answered, Extension, Handler, Render, Wrapper, client_extensions
 from plainmcp.model.identity import identity
 from plainmcp.tasks import eras
-from plainmcp.tasks.handlers import CANCEL, GET, LIST, RESULT, UPDATE, Served
+from plainmcp.tasks.handlers import CANCEL, GET, LIST, RESULT, UPDATE, TaskMethods
 from plainmcp.tasks.memory import MemoryTaskStore
 from plainmcp.tasks.runner import Run, Runner, Sleep, Terms
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
@@ -74,7 +74,7 @@ class Tasks(Extension):
         self.runner = Runner(
             store if store is not None else MemoryTaskStore(clock=clock), budget=budget, sleep=sleep
         )
-        self.served = Served(self.runner.store, page_size)
+        self.served = TaskMethods(self.runner.store, page_size, self.runner.streams)
 
     @property
     def store(self) -> TaskStore:
@@ -154,7 +154,9 @@ class Tasks(Extension):
                         raise self.missing(f"Tool '{tool.name}' runs only as a task")
                     return await handler(core, ex)
                 terms = Terms(self.ttl_ms, self.poll_interval_ms)
-            run = Run(self.store, era, identity(ex.principal), handler, render, method, core, ex)
+            owner = identity(ex.principal)
+            streams = self.runner.streams
+            run = Run(self.store, era, owner, streams, handler, render, method, core, ex)
             record = await self.runner.call(
                 run, terms, now=self.clock(), at_once=era.decides == "client"
             )

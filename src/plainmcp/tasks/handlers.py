@@ -43,18 +43,23 @@ LIST = Method(
 NOT_FOUND = "Failed to retrieve task: Task not found"
 
 
-class Served:
+class TaskMethods:
     """The handlers of one store, given the era of each request."""
 
-    def __init__(self, store: TaskStore, page_size: int) -> None:
+    def __init__(
+        self, store: TaskStore, page_size: int, streams: dict[str, tuple[Any, Any]] | None = None
+    ) -> None:
         self.store = store
         self.page_size = page_size
+        self.streams: dict[str, tuple[Any, Any]] = {} if streams is None else streams
+        """Task id -> (peer, request id) of a tasks/result waiting in this process: a question
+        of that task goes on that request's stream (2025-11-25)."""
 
     async def _known(self, ex: Exchange) -> tuple[TaskRecord, Era, str | None]:
         era = _era(ex)
         owner = identity(ex.principal)
         record = await self.store.get(ex.request.params["taskId"], owner)
-        if record is None:
+        if record is None or not _same_era(record, ex):
             raise RpcError(INVALID_PARAMS, NOT_FOUND)
         return record, era, owner
 
@@ -87,11 +92,17 @@ class Served:
     async def result(self, core: Any, ex: Exchange) -> dict[str, Any]:
         """Blocks until the task ends, then answers what the call itself would have."""
         record, era, owner = await self._known(ex)
-        while not record.terminal:
-            later = await self.store.wait(record.task_id, owner, record.version, WATCH_SECONDS)
-            if later is None:
-                raise RpcError(INVALID_PARAMS, NOT_FOUND)
-            record = later
+        stream = (ex.peer, ex.request.id)
+        self.streams[record.task_id] = stream
+        try:
+            while not record.terminal:
+                later = await self.store.wait(record.task_id, owner, record.version, WATCH_SECONDS)
+                if later is None:
+                    raise RpcError(INVALID_PARAMS, NOT_FOUND)
+                record = later
+        finally:
+            if self.streams.get(record.task_id) is stream:
+                del self.streams[record.task_id]
         if record.error is not None:
             error = record.error
             raise RpcError(error["code"], error["message"], error.get("data"))
@@ -107,7 +118,13 @@ class Served:
             )
         except BadCursor:
             raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor") from None
-        return eras.listing(page.records, era, page.next_cursor)
+        mine = [r for r in page.records if _same_era(r, ex)]
+        return eras.listing(mine, era, page.next_cursor)
+
+
+def _same_era(record: TaskRecord, ex: Exchange) -> bool:
+    """A task is read in the revision that made it (its result is rendered for that one)."""
+    return not record.revision or record.revision == ex.revision.version
 
 
 def _era(ex: Exchange) -> Era:

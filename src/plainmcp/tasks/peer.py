@@ -45,6 +45,8 @@ class Running(Protocol):
     era: Era
     store: TaskStore
     scope: anyio.CancelScope
+    streams: dict[str, tuple[Any, Any]]
+    """Open tasks/result requests by task id: (peer, request id)."""
 
     async def become_task(self) -> bool: ...
 
@@ -102,7 +104,7 @@ class TaskPeer:
             return
         era = run.era
         if method == "notifications/progress" and era.progress_to_status:
-            await run.store.change(run.task_id, run.owner, Progress(_progress_text(params)))
+            await run.store.change(run.task_id, run.owner, Progress(progress_text(params)))
             return
         if method == "notifications/message" and era.progress_to_status:
             return  # 2026-07-28: a task has no log stream (SEP-2663)
@@ -134,8 +136,12 @@ class TaskPeer:
         with anyio.fail_after(timeout):
             if run.era.detailed:
                 return await self._answer_of(key, asked.version)
+            # On the stream of a tasks/result the client keeps open for this task, if any
+            # (2025-11-25's advice), else wherever the session sends requests.
+            open_result = run.streams.get(run.task_id)
+            on = open_result[1] if open_result and open_result[0] is self.original else None
             answer = await self.original.ask(
-                method, eras.related(params, run.task_id, run.era), timeout=timeout
+                method, eras.related(params, run.task_id, run.era), timeout=timeout, related_to=on
             )
         await run.store.change(run.task_id, run.owner, Answer({key: answer}))
         return answer
@@ -177,7 +183,7 @@ class TaskPeer:
         return self.run.scope
 
 
-def _progress_text(params: dict[str, Any]) -> str:
+def progress_text(params: dict[str, Any]) -> str:
     """A progress notification as a status message: its message, else "n/total" or "n"."""
     message = params.get("message")
     if isinstance(message, str) and message:

@@ -48,6 +48,9 @@ class TaskRecord:
     method: str = "tools/call"
     name: str = ""
     """What the task runs (the tool's name), for logs and listings."""
+    revision: str = ""
+    """The protocol revision of the request that made it: its result is rendered for that
+    revision, so a request of another revision finds no such task ("": any)."""
     result: dict[str, Any] | None = None
     """A completed task's result, as the wire dict of the request that started it."""
     error: dict[str, Any] | None = None

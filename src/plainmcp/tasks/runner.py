@@ -57,6 +57,7 @@ class Run:
         store: TaskStore,
         era: Era,
         owner: str | None,
+        streams: dict[str, tuple[Any, Any]],
         handler: Handler,
         render: Render,
         method: Method,
@@ -64,6 +65,7 @@ class Run:
         ex: Exchange,
     ) -> None:
         self.store, self.era, self.owner = store, era, owner
+        self.streams = streams
         self.task_id: str | None = None
         self.scope = anyio.CancelScope()
         self._handler, self._render, self._method, self._core = handler, render, method, core
@@ -216,6 +218,8 @@ class Runner:
         self.sleep = sleep
         """How the budget is waited (tests pass one they release themselves)."""
         self.running: set[asyncio.Task[None]] = set()
+        self.streams: dict[str, tuple[Any, Any]] = {}
+        """Open tasks/result requests by task id (handlers.TaskMethods fills it)."""
 
     async def call(
         self,
@@ -256,6 +260,7 @@ class Runner:
             ttl_ms=terms.ttl_ms,
             poll_ms=terms.poll_ms,
             name=str(run.exchange.request.params.get("name", "")),
+            revision=run.exchange.revision.version,
         )
         await self.store.create(record)
         return record
