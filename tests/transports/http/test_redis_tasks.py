@@ -74,3 +74,32 @@ async def test_a_server_without_tasks_gets_none(redis: RedisServer) -> None:
     app = Server("plain")
     async with app.http_app(sessions=redis.url).lifespan():
         assert app.tasks is None
+
+
+async def test_a_task_request_while_redis_is_unreachable_is_503_with_its_id() -> None:
+    """Issue 23's rule for stores reached inside a handler: the Redis call is tried once more
+    (redis_link), then the request is answered 503 with -32603 and its id, and logged."""
+    from tests.transports.http.asgi import STATELESS, meta, request, stateless_headers
+
+    gone = RedisTaskStore("redis://127.0.0.1:1/0")
+    app = with_task_tool(Tasks(gone))
+    capabilities = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": "get-1",
+        "method": "tasks/get",
+        "params": {"taskId": "t1", "_meta": meta(capabilities=capabilities)},
+    }
+    web = app.http_app(sessions=None)
+    async with web.lifespan():
+        call = await request(
+            web, body=body, headers=stateless_headers("tasks/get", "t1"), revision=STATELESS
+        )
+    assert (call.status, call.json()) == (
+        503,
+        {
+            "jsonrpc": "2.0",
+            "id": "get-1",
+            "error": {"code": -32603, "message": "Internal error: the task store is unavailable"},
+        },
+    )
