@@ -31,6 +31,8 @@ from typing import Any
 import rpc
 from rpc import BenchError
 
+import tasks
+
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers"))
 import fixtures  # what the servers return (the continuation's text)
 
@@ -873,6 +875,46 @@ class Bench:
                 rpc.stop(proc)
         self.say_metric("cluster ", "cluster", rep, "calls/s")
 
+    def scenario_tasks(self, rep: int) -> None:
+        """plainmcp only: `add` as a plain call beside `add_task` run as a task (created, then
+        tasks/get until completed), 2026-07-28 over HTTP, alternating call by call (tasks.py);
+        on one process with its tasks in memory, then on one with `--sessions redis://...`
+        (the tasks on Redis too), redis-server started as the scale-out tests start it."""
+        from tests.cluster import find, redis_server
+
+        if "plainmcp" not in {s.name for s in self.servers}:
+            return
+        stores: list[tuple[str, list[str]]] = [("memory", [])]
+        with contextlib.ExitStack() as stack:
+            if find("redis-server") is None:
+                self.res.note("plainmcp", "tasks on Redis skipped: redis-server not installed")
+            else:
+                redis = stack.enter_context(redis_server())
+                stores.append(("redis", ["--sessions", redis.url]))
+            for store, flags in stores:
+                port = rpc.free_port()
+                command = [PY, "-m", "plainmcp", "run", fixture("plainmcp"), "--http"]
+                command += ["--port", str(port), *flags]
+                env = dict(SERVER_ENV, BENCH_WATCHDOG="1")
+                proc = rpc.start(
+                    command, self.logs / f"plainmcp.tasks-{store}.log", pipes=False, env=env
+                )
+                try:
+                    rpc.run_async(rpc.http_ready(port, proc, timeout=45))
+                    run = rpc.run_async(
+                        tasks.task_beside_plain(port, self.plan.seq26, self.plan.cap)
+                    )
+                except (TimeoutError, BenchError, OSError) as exc:
+                    self.res.note("plainmcp", f"tasks ({store}) failed: {exc!r}")
+                    continue
+                finally:
+                    rpc.stop(proc)
+                for kind in ("plain", "task", "created"):
+                    lat = [ns / 1000 for ns in run[kind]]
+                    self.res.put(f"tk_{kind}:{store}", "plainmcp", rep, percentile(lat, 50))
+                self.res.put(f"tk_gets:{store}", "plainmcp", rep, statistics.mean(run["gets"]))
+        self.say_metric("tasks  ", "tk_task:memory", rep, "µs")
+
     # --- issue 18's features, each beside the same calls without it ---------------------------
 
     def scenario_features(self, rep: int) -> None:
@@ -1004,6 +1046,8 @@ class Bench:
                 self.guarded(rep, "http", self.scenario_http)
             if "cluster" in self.scenarios:
                 self.guarded(rep, "cluster", self.scenario_cluster)
+            if "tasks" in self.scenarios:
+                self.guarded(rep, "tasks", self.scenario_tasks)
             if "features" in self.scenarios:
                 self.guarded(rep, "features", self.scenario_features)
         return self.res
@@ -1132,6 +1176,7 @@ def report(
         if "plainmcp" in names and any(t.against in names for t in targets):
             out += targets_report(res, names, title, targets)
     out += features_report(res)
+    out += tasks_report(res)
     if any(res.notes.values()):
         out += ["", "## Notes", ""]
         out += [f"- {text}" for text in res.notes.get("*", [])]
@@ -1205,6 +1250,39 @@ def features_report(res: Results) -> list[str]:
     return out
 
 
+def tasks_report(res: Results) -> list[str]:
+    """A call run as a task beside the same call made plainly, per task store."""
+    stores = [s for s in ("memory", "redis") if f"tk_task:{s}" in res.values]
+    if not stores:
+        return []
+    out = [
+        "",
+        "## Tasks (plainmcp only, HTTP 2026-07-28, one call at a time)",
+        "",
+        '`add` beside `add_task` (the same tool, `task="required"`), alternating: the task\'s'
+        " time runs from its tools/call to the tasks/get that returns it completed; ÷ is the"
+        " median of per-repetition ratios.",
+        "",
+        "| tasks in | plain call p50 µs | task: created p50 µs | task: to its result p50 µs"
+        " | ÷ plain | tasks/get per task |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for store in stores:
+        cells = [
+            {"memory": "memory (one process)", "redis": "Redis (`--sessions redis://...`)"}[store],
+            number(res.median(f"tk_plain:{store}", "plainmcp"), 0),
+            number(res.median(f"tk_created:{store}", "plainmcp"), 0),
+            number(res.median(f"tk_task:{store}", "plainmcp"), 0),
+            times(within(res, f"tk_task:{store}", f"tk_plain:{store}")),
+            number(res.median(f"tk_gets:{store}", "plainmcp"), 2),
+        ]
+        out.append("| " + " | ".join(cells) + " |")
+    if len(stores) == 2:
+        ratio = within(res, "tk_task:redis", "tk_task:memory")
+        out += ["", f"A task on Redis ÷ in memory, to its result: {times(ratio)}."]
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one short repetition (a smoke test)")
@@ -1228,8 +1306,11 @@ def main() -> int:
     )
     parser.add_argument(
         "--scenarios",
-        default="cold,seq,tput,image,rows,stateless,http,cluster,features",
-        help="comma-separated subset of cold,seq,tput,image,rows,stateless,http,cluster,features",
+        default="cold,seq,tput,image,rows,stateless,http,cluster,features,tasks",
+        help=(
+            "comma-separated subset of cold,seq,tput,image,rows,stateless,http,cluster,features,"
+            "tasks"
+        ),
     )
     parser.add_argument("--out", default=str(HERE / "results"), help="where the report goes")
     args = parser.parse_args()

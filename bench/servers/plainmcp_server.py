@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fixtures import LONG_TEXT, http_port, long, png, rows, watchdog
 
-from plainmcp import Image, PayloadLimits, Server
+from plainmcp import Context, Image, PayloadLimits, Server
 
 NO_LIMITS = PayloadLimits(
     text_block=None, text_result=None, structured=None, binary_block=None, binary_result=None
@@ -82,6 +82,13 @@ async def add_async(a: int, b: int) -> int:
 @inline_tool
 def add_inline(a: int, b: int) -> int:
     """Add two integers (inline=True: on the event loop, as the other servers run a def tool)."""
+    return a + b
+
+
+@app.tool(task="required")
+async def add_task(a: int, b: int, ctx: Context) -> int:
+    """Add two integers as a task, however soon done (the `tasks` scenario, beside `add`)."""
+    await ctx.become_task()
     return a + b
 
 

@@ -28,8 +28,10 @@ from plainmcp.wire.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
+    STORE_UNAVAILABLE,
     Request,
     RpcError,
+    StoreDown,
 )
 from plainmcp.wire.meta import (
     CLIENT_CAPABILITIES,
@@ -187,6 +189,9 @@ async def answer(core: Components, conn: Connection, request: Request) -> dict[s
             ) from None
     except RpcError as exc:
         return jsonrpc.error_message(request.id, exc)
+    except StoreDown as exc:  # retried once already (redis_link): 503 over HTTP
+        log.error("%s (serving %s)", exc, request.method)
+        return jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, STORE_UNAVAILABLE))
     except Exception:
         log.exception("internal error serving %s", request.method)
         return jsonrpc.error_message(request.id, RpcError(INTERNAL_ERROR, "Internal error"))

@@ -12,6 +12,8 @@ import asyncio
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from plainmcp.wire.jsonrpc import StoreDown
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -20,7 +22,7 @@ _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Redis]]
 )
 
 
-class RedisUnavailable(Exception):
+class RedisUnavailable(StoreDown):
     """Redis could not be reached (at start, or while serving); the message names the URL."""
 
 

@@ -36,6 +36,16 @@ class RpcError(Exception):
         return error
 
 
+STORE_UNAVAILABLE = "Internal error: the task store is unavailable"
+"""The message of the -32603 answered when a shared store (tasks on Redis) did not answer once
+retried: over HTTP it goes with 503, so the client knows to try again."""
+
+
+class StoreDown(Exception):
+    """A shared store did not answer (redis_link.RedisUnavailable): the dispatcher answers
+    STORE_UNAVAILABLE, logged with this message (which names the store, never its password)."""
+
+
 # Request and Notification are built once per message (the hot path): plain slotted classes,
 # not frozen ones, whose __init__ costs several times more. Nothing mutates them.
 @dataclass(slots=True)

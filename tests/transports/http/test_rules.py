@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from plainmcp.transports.http import rules
-from plainmcp.wire.jsonrpc import Request
+from plainmcp.wire.jsonrpc import STORE_UNAVAILABLE, Request
 
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -52,6 +52,9 @@ def test_content_type_parameters_are_ignored() -> None:
         ({"error": {"code": -32601, "message": ""}}, False, 200),
         ({"error": {"code": -32700, "message": ""}}, False, 400),
         ({"error": {"code": "x", "message": ""}}, True, 200),
+        ({"error": {"code": -32603, "message": STORE_UNAVAILABLE}}, True, 503),
+        ({"error": {"code": -32603, "message": STORE_UNAVAILABLE}}, False, 503),
+        ({"error": {"code": -32603, "message": "Internal error"}}, False, 200),
     ],
 )
 def test_status_codes(reply: dict[str, Any], stateless: bool, status: int) -> None:

@@ -239,6 +239,11 @@ class HttpApp:
                 await self.sessions.start(self.server)
             except Exception as exc:
                 raise LifespanError(f"the session store did not start: {exc}") from exc
+            tasks = None
+            if self.sessions.shared:  # sessions on Redis: the tasks go there too
+                from plainmcp.transports.http.redis_tasks import tasks_on_redis
+
+                tasks = tasks_on_redis(self.server, self.sessions)
             try:
                 await state_secret.share(self)
             except Exception as exc:
@@ -247,6 +252,8 @@ class HttpApp:
                 yield
             finally:
                 self.shutdown()
+                if tasks is not None:
+                    await tasks.aclose()
                 await self.sessions.stop()
                 await close_shared()  # the event log's and blob store's Redis clients
                 if self.auth is not None:

@@ -10,9 +10,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from plainmcp.wire.jsonrpc import (
+    INTERNAL_ERROR,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    STORE_UNAVAILABLE,
     Request,
     RpcError,
 )
@@ -39,12 +41,14 @@ _SESSION_STATUS = {PARSE_ERROR: 400, INVALID_REQUEST: 400}
 
 def status_for(reply: Mapping[str, Any], *, stateless: bool) -> int:
     """The status a single JSON reply goes with. Errors the spec gives no status for stay 200:
-    the JSON-RPC error in the body is the answer."""
+    the JSON-RPC error in the body is the answer; a shared store that did not answer is 503."""
     error = reply.get("error")
     if not isinstance(error, dict):
         return 200
     table = _STATELESS_STATUS if stateless else _SESSION_STATUS
     code = error.get("code")
+    if code == INTERNAL_ERROR and error.get("message") == STORE_UNAVAILABLE:
+        return 503
     return table.get(code, 200) if isinstance(code, int) else 200
 
 
