@@ -35,7 +35,6 @@ from plainmcp.wire.revisions import REVISIONS
 if TYPE_CHECKING:
     from plainmcp.context import Context
     from plainmcp.exchange import Exchange
-    from plainmcp.server import Server
     from plainmcp.wire.revisions import Revision
 
 __all__ = [
@@ -100,9 +99,10 @@ class Extension:
         """Top-level capabilities it adds at `rev` (a core feature of an older revision)."""
         return {}
 
-    def bind(self, server: Server) -> None:
+    def bind(self, server: Any) -> None:
         """Register what it serves through `server`'s public methods (add_resource, add_tool,
-        add_prompt); called once by each Server it is given to, once that server can take them."""
+        add_prompt); called once by each Server it is given to, once that server can take them.
+        `server` is a plainmcp.server.Server (not named here: server.py imports this module)."""
 
     def refusal(self, ex: Exchange, method: Method) -> RpcError | None:
         """None to serve `method` (one of its rows) for `ex`; else the error answered."""
