@@ -41,7 +41,7 @@ from plainmcp import (
 )
 from plainmcp.skills import Skills
 
-skills = Skills(Path(__file__).parent / "skills")  # the sep-2640-skills-* fixtures
+skills = Skills()  # the sep-2640-skills-* fixtures, added last (the end of this file)
 app = Server(
     "plainmcp-everything",
     version="0.1.0",
@@ -775,7 +775,7 @@ async def test_input_required_result_prompt(ctx: Context) -> str:
     return f"Please answer using this context: {_accepted(answer, 'context', PromptError)}"
 
 
-skills.attach(app)  # after every other resource: the skill files are listed last
+skills.add_folder(Path(__file__).parent / "skills")  # listed after every other resource
 
 if __name__ == "__main__":
     app.run()

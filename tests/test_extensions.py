@@ -397,3 +397,42 @@ def test_a_wrapper_of_no_core_method_is_refused() -> None:
 
     with pytest.raises(ValueError, match="wraps no core method 'nothing/here'"):
         Server("lost", extensions=[Lost()])
+
+
+# --- bind: what an extension registers on the server -----------------------------------------
+
+
+class Clock(Extension):
+    """Registers a tool and a resource on the server it is given to, through the server's own
+    methods, and records each server it was bound to."""
+
+    id = "com.example/clock"
+
+    def __init__(self) -> None:
+        self.bound: list[Server] = []
+
+    def bind(self, server: Server) -> None:
+        self.bound.append(server)
+        server.add_tool(self.now, name="clock_now")
+        server.add_resource("noon", "clock://now", name="now")
+
+    def now(self) -> str:
+        return "noon"
+
+
+async def test_bind_is_called_once_with_the_server_made_and_its_registrations_are_served() -> None:
+    clock = Clock()
+    app = Server("clocks", extensions=[clock], middleware=[Middleware()], continuation=None)
+    assert clock.bound == [app]
+    assert list(app.tools) == ["clock_now"]
+    async with Client.memory(app, protocol="2025-11-25") as client:
+        assert (await client.call_tool("clock_now")).text == "noon"
+        listed = await client.request("resources/list")
+        assert listed["resources"] == [
+            {"uri": "clock://now", "name": "now", "mimeType": "text/plain", "size": 4}
+        ]
+
+
+def test_an_extension_that_overrides_nothing_binds_to_nothing() -> None:
+    app = Server("plain", extensions=[Echo()], continuation=None)
+    assert (list(app.tools), len(app.resources)) == ([], 0)

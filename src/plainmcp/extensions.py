@@ -15,7 +15,10 @@ a core module it contributes:
   feature of an older revision: top-level capabilities per revision (`core_capabilities`),
   the answer to a request its methods refuse (`refusal`: -32601 unless negotiated, by
   default), and wrappers around a core method's handler (`wraps()`: tools/call that may
-  become a task), whose `Answered` value the rendering step passes on as it is.
+  become a task), whose `Answered` value the rendering step passes on as it is;
+- what it registers on the server (`bind(server)`: called once by the Server it is given to,
+  when the server's parts exist, so it may add resources, tools or prompts through the
+  server's own methods, as skills adds its files).
 A handler is `async (components, exchange) -> result`, as the core's (handlers/); the client's
 extensions are `client_extensions(ex)` (or `ctx.client_capabilities["extensions"]`).
 """
@@ -95,6 +98,11 @@ class Extension:
     def core_capabilities(self, rev: Revision) -> Mapping[str, Any]:
         """Top-level capabilities it adds at `rev` (a core feature of an older revision)."""
         return {}
+
+    def bind(self, server: Any) -> None:
+        """Register what it serves through `server`'s public methods (add_resource, add_tool,
+        add_prompt); called once by each Server it is given to, once that server can take them.
+        `server` is a plainmcp.server.Server (not named here: server.py imports this module)."""
 
     def refusal(self, ex: Exchange, method: Method) -> RpcError | None:
         """None to serve `method` (one of its rows) for `ex`; else the error answered."""

@@ -188,6 +188,8 @@ class Server:
             self._serve_tasks(tasks)
         self._tool_pages = self.core.tool_pages  # one dict (tests/hosts/test_adapt.py reads it)
         self._connections = self.core.announcer.connections
+        for ext in extensions:  # last: the server takes any registration now
+            ext.bind(self)
 
     @property
     def telemetry(self) -> Telemetry | None:
@@ -273,6 +275,7 @@ class Server:
         self._tasks = tasks
         pipeline = self._pipeline
         self.core.routes = routes(pipeline.wrap if pipeline else None, self.core.extensions)
+        tasks.bind(self)
 
     def remove_tool(self, name: str) -> None:
         self.core.tools.remove(name)

@@ -1,11 +1,13 @@
 """`plainmcp list` and `plainmcp inspect` show a server's extensions (id and settings), each
 tool's task support and, where the server offers the skills extension, its skills
 (plainmcp.cli.extensions_view). Exact output, on both eras: a plainmcp server with extensions
-(as a file over stdio and as a URL over HTTP), and a server written by hand whose tools/list
-carries `execution.taskSupport` (2025-11-25), which plainmcp's tools do not declare yet."""
+(as a file over stdio and as a URL over HTTP: a vendor extension from 2026-07-28, plainmcp's
+skills from 2025-11-25), and a server written by hand whose tools/list carries
+`execution.taskSupport` (2025-11-25), which plainmcp's tools do not declare yet."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -16,14 +18,17 @@ from pathlib import Path
 import pytest
 
 from plainmcp.cli.extensions_view import extension_lines, skill_lines, task_support
-from tests.cli.fixtures.extended_server import SKILL_MD
 from tests.http_server import HttpServer, http_server
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
 EXTENDED = str(HERE / "fixtures" / "extended_server.py")
 BY_HAND = HERE / "fixtures" / "task_tools_server.py"
-DIGEST = "sha256:8dd62ae08fbc2a3f1f53c691c95da752ce2785baf94a0826faf85967bd102d37"
+SKILL_MD = (
+    b'---\nname: git-workflow\ndescription: "Branch, commit and review the way this team does."'
+    b"\n---\n\nOne branch per change; squash on merge.\n"
+)
+"""The SKILL.md the fixture's skill is served as (plainmcp.skills writes it from its fields)."""
+DIGEST = "sha256:" + hashlib.sha256(SKILL_MD).hexdigest()
 
 LISTS = textwrap.dedent(
     """\
@@ -34,21 +39,23 @@ LISTS = textwrap.dedent(
         ref (string, required): The ref, exactly as the result gave it.
 
     resources (1):
-      skill://git-workflow/SKILL.md  git_workflow [text/markdown]: Branch, commit and review the way this team does.
+      skill://git-workflow/SKILL.md  git-workflow [text/markdown]: Branch, commit and review the way this team does.
 
     resource templates (0):
 
     prompts (0):
     """  # noqa: E501
 )
-EXTENSIONS = textwrap.dedent(
-    """\
-    extensions (2):
-      com.example/widgets {"colors": ["red", "blue"], "maxWidgets": 3}
-      io.modelcontextprotocol/skills {}: the server's skills, by skills/list and skills/get
-
-    """
+SKILLS_LINE = (
+    '  io.modelcontextprotocol/skills {"directoryRead": true}: the server\'s skills, by'
+    " skills/list and skills/get\n"
 )
+EXTENSIONS = (
+    "extensions (2):\n"
+    '  com.example/widgets {"colors": ["red", "blue"], "maxWidgets": 3}\n' + SKILLS_LINE + "\n"
+)
+EXTENSIONS_2025 = "extensions (1):\n" + SKILLS_LINE + "\n"
+"""At 2025-11-25 the skills extension alone (the vendor one is offered from 2026-07-28)."""
 SKILLS = textwrap.dedent(
     """
     skills (1):
@@ -91,29 +98,34 @@ def test_list_shows_extensions_and_skills_at_2026_07_28(target: str) -> None:
 
 
 def test_list_at_2025_11_25_shows_what_that_revision_is_offered(target: str) -> None:
-    proc = plainmcp("list", target)  # the extensions are offered from 2026-07-28 (their since)
+    proc = plainmcp("list", target)  # the skills extension only: the other's since is 2026-07-28
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == EXTENSIONS_2025 + LISTS + SKILLS
+
+
+def test_list_before_2025_11_25_shows_no_extension_and_no_skills(target: str) -> None:
+    proc = plainmcp("list", target, "--protocol", "2025-06-18")  # skills/list: -32601
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == LISTS
 
 
 def test_skills_not_served_to_a_handshake_client_are_not_listed(tmp_path: Path) -> None:
-    """A server offering skills at 2025-11-25 serves them to a client that declared the
-    extension at initialize, which plainmcp's client does not: -32601, so no skills section."""
+    """A server that serves skills only to a client that declared the extension at initialize
+    (the seam's default refusal), which plainmcp's client does not: -32601, so no skills
+    section."""
     early = tmp_path / "early.py"
     early.write_text(
-        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
         "from plainmcp import Server\n"
-        "from tests.cli.fixtures.extended_server import OneSkill\n\n"
-        "class Early(OneSkill):\n    since = '2025-11-25'\n\n"
-        "app = Server('early', version='1.0.0', extensions=[Early()])\n"
+        "from plainmcp.extensions import Extension\n"
+        "from plainmcp.skills import Skills\n\n"
+        "class Gated(Skills):\n    refusal = Extension.refusal\n\n"
+        "skills = Gated()\n"
+        "skills.add('notes', description='Take notes.', body='')\n"
+        "app = Server('early', version='1.0.0', extensions=[skills])\n"
     )
     proc = plainmcp("list", str(early))
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert proc.stdout.startswith(
-        "extensions (1):\n"
-        "  io.modelcontextprotocol/skills {}: the server's skills, by skills/list and"
-        " skills/get\n\ntools (1):\n"
-    )
+    assert proc.stdout.startswith(EXTENSIONS_2025 + "tools (1):\n")
     assert "skills (" not in proc.stdout
 
 
@@ -123,7 +135,7 @@ def test_list_json_adds_the_extensions_and_skills_as_sent() -> None:
     listed = json.loads(proc.stdout)
     assert listed["extensions"] == {
         "com.example/widgets": {"maxWidgets": 3, "colors": ["red", "blue"]},
-        "io.modelcontextprotocol/skills": {},
+        "io.modelcontextprotocol/skills": {"directoryRead": True},
     }
     entry = {"uri": "skill://git-workflow/SKILL.md", "digest": DIGEST, "size": len(SKILL_MD)}
     assert listed["skills"] == [
@@ -136,7 +148,10 @@ def test_list_json_adds_the_extensions_and_skills_as_sent() -> None:
             "resources": [entry],
         }
     ]
-    older = json.loads(plainmcp("list", EXTENDED, "--json").stdout)
+    handshake = json.loads(plainmcp("list", EXTENDED, "--json").stdout)
+    assert handshake["extensions"] == {"io.modelcontextprotocol/skills": {"directoryRead": True}}
+    assert handshake["skills"] == listed["skills"]
+    older = json.loads(plainmcp("list", EXTENDED, "--protocol", "2025-06-18", "--json").stdout)
     assert "extensions" not in older and "skills" not in older
 
 
@@ -178,23 +193,32 @@ def test_inspect_shows_extensions_and_skills_at_2026_07_28() -> None:
     assert proc.stdout == head + "\n" + EXTENSIONS + LISTS + SKILLS
 
 
-def test_inspect_at_2025_11_25_shows_no_extension() -> None:
+def test_inspect_at_2025_11_25_shows_the_skills_extension_only() -> None:
     proc = plainmcp("inspect", EXTENDED)
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert proc.stdout == HEAD.format("2025-11-25", CAPABILITIES) + "\n" + LISTS
+    head = HEAD.format("2025-11-25", CAPABILITIES + ", extensions")
+    assert proc.stdout == head + "\n" + EXTENSIONS_2025 + LISTS + SKILLS
+
+
+def test_inspect_before_2025_11_25_shows_no_extension() -> None:
+    proc = plainmcp("inspect", EXTENDED, "--revision", "2025-06-18")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == HEAD.format("2025-06-18", CAPABILITIES) + "\n" + LISTS
 
 
 def test_inspect_json_lists_skills_only_where_offered() -> None:
     proc = plainmcp("inspect", EXTENDED, "--json")
     assert (proc.returncode, proc.stderr) == (0, "")
     revisions = json.loads(proc.stdout)["revisions"]
-    assert [v for v, got in revisions.items() if "skills" in got] == ["2026-07-28"]
-    assert [s["uri"] for s in revisions["2026-07-28"]["skills"]] == [
-        "skill://git-workflow/SKILL.md"
-    ]
+    assert [v for v, got in revisions.items() if "skills" in got] == ["2025-11-25", "2026-07-28"]
+    for version in ("2025-11-25", "2026-07-28"):
+        assert [s["uri"] for s in revisions[version]["skills"]] == ["skill://git-workflow/SKILL.md"]
+    assert revisions["2025-11-25"]["capabilities"]["extensions"] == {
+        "io.modelcontextprotocol/skills": {"directoryRead": True},
+    }
     assert revisions["2026-07-28"]["capabilities"]["extensions"] == {
         "com.example/widgets": {"maxWidgets": 3, "colors": ["red", "blue"]},
-        "io.modelcontextprotocol/skills": {},
+        "io.modelcontextprotocol/skills": {"directoryRead": True},
     }
 
 

@@ -81,9 +81,7 @@ def catalog() -> Server:
     skills.add("alpha", description="First", body="Read GUIDE.md.\n", files=files)
     skills.add("beta", description="Second", body="B\n", frontmatter={"license": "MIT"})
     skills.add("gamma", description="Third", body="C\n", prefix="team")
-    app = Server("catalog", extensions=[skills], page_size=1)
-    skills.attach(app)
-    return app
+    return Server("catalog", extensions=[skills], page_size=1)
 
 
 ALPHA = "skill://alpha/SKILL.md"

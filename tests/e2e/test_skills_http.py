@@ -120,12 +120,10 @@ def plain(result: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("revision", ERAS)
 def test_a_host_lists_gets_and_reads_the_skill_verified(server: HttpServer, revision: str) -> None:
     host = Host(server, revision)
-    # The everything server's task tools add the tasks extension at 2026-07-28 (a core
-    # capability at 2025-11-25).
-    tasks = {"io.modelcontextprotocol/tasks": {}} if revision == "2026-07-28" else {}
+    tasks = {"io.modelcontextprotocol/tasks": {}} if revision == STATELESS else {}
     assert host.capabilities["extensions"] == {
         "io.modelcontextprotocol/skills": {"directoryRead": True},
-        **tasks,
+        **tasks,  # the fixture's task tools: the tasks extension at 2026-07-28
     }
     assert "resources" in host.capabilities
     listed = host.ask("skills/list")["result"]

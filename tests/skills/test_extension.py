@@ -15,6 +15,7 @@ import pytest
 
 from plainmcp import Server
 from plainmcp.client import Client, McpError
+from plainmcp.middleware import Middleware, NextRequest, RequestInfo
 from plainmcp.skills import SkillError, Skills
 from tests.skills import wire
 from tests.skills.wire import Checked
@@ -53,9 +54,7 @@ def served(page_size: int = 1000) -> tuple[Server, Skills]:
         frontmatter={"license": "MIT"},
     )
     skills.add("farewell", description="Say goodbye", body="Wave.\n", prefix="acme/social")
-    app = Checked("skills-test", page_size=page_size, extensions=[skills])
-    skills.attach(app)
-    return app, skills
+    return Checked("skills-test", page_size=page_size, extensions=[skills]), skills
 
 
 @pytest.fixture(params=ERAS)
@@ -291,22 +290,61 @@ async def test_a_client_that_declares_the_extension_is_served_the_same(era: str)
         assert (await call(client, "skills/list"))["skills"] == [GREETING, FAREWELL]
 
 
-def test_attach_needs_the_server_made_with_it() -> None:
+def test_the_server_made_with_it_has_its_files_as_resources_before_any_other() -> None:
     skills = Skills()
-    with pytest.raises(ValueError) as refused:
-        skills.attach(Server("other"))
-    assert str(refused.value) == "give this Skills to Server(extensions=[...]) before attach()"
+    skills.add("first", description="Added before the server", body="")
+    app = Server("bound", extensions=[skills])
+    app.add_resource("text", "test://after", name="after")
+    assert [r.uri for r in app.resources.resources] == ["skill://first/SKILL.md", "test://after"]
+    skills.bind(app)  # bound once: binding again registers nothing twice
+    assert len(app.resources) == 2
 
 
-async def test_a_skill_added_after_attach_is_listed_and_read() -> None:
+async def test_a_skill_added_after_the_server_is_made_is_listed_and_read() -> None:
     app, skills = served()
-    uri = skills.add("later", description="Added after attach", body="Late.\n")
+    uri = skills.add("later", description="Added after the server", body="Late.\n")
     assert uri == "skill://later/SKILL.md"
     async with Client.memory(app, protocol_version=ERAS[1]) as client:
         listed = await call(client, "skills/list")
         assert [s["uri"] for s in listed["skills"]] == [GREETING["uri"], FAREWELL["uri"], uri]
         read = await client.request("resources/read", {"uri": uri})
         assert read["contents"][0]["text"].endswith("\nLate.\n")
+
+
+def test_one_skills_given_to_two_servers_registers_on_both() -> None:
+    skills = Skills()
+    one, two = Server("one", extensions=[skills]), Server("two", extensions=[skills])
+    skills.add("shared", description="On both servers", body="")
+    assert [[r.uri for r in app.resources.resources] for app in (one, two)] == [
+        ["skill://shared/SKILL.md"],
+        ["skill://shared/SKILL.md"],
+    ]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_client_that_declares_nothing_is_served_after_middleware_is_added(
+    era: str,
+) -> None:
+    seen: list[str] = []
+
+    class Look(Middleware):
+        async def on_request(self, request: RequestInfo, call_next: NextRequest) -> Any:
+            seen.append(request.method)
+            return await call_next(request)
+
+    app, _ = served()
+    app.add_middleware(Look())  # builds the method table again
+    async with Client.memory(app, protocol_version=era) as client:
+        assert (await call(client, "skills/list"))["skills"] == [GREETING, FAREWELL]
+        got = await call(client, "skills/get", {"uri": FAREWELL["uri"]})
+        assert got["skill"] == FAREWELL
+        folder = await call(client, "resources/directory/read", {"uri": "skill://acme"})
+        assert [r["uri"] for r in folder["resources"]] == ["skill://acme/social"]
+    assert seen[-3:] == [  # through the middleware, after the handshake
+        "skills/list",
+        "skills/get",
+        "resources/directory/read",
+    ]
 
 
 async def test_a_file_changed_on_disk_is_refused_not_served_with_a_stale_digest(
@@ -317,7 +355,6 @@ async def test_a_file_changed_on_disk_is_refused_not_served_with_a_stale_digest(
     (home / "SKILL.md").write_text("---\nname: notes\ndescription: Take notes\n---\nBody\n")
     skills = Skills(tmp_path)
     app = Checked("changed", extensions=[skills])
-    skills.attach(app)
     (home / "SKILL.md").write_text("---\nname: notes\ndescription: Take notes\n---\nNew\n")
     async with Client.memory(app, protocol_version=ERAS[1]) as client:
         with pytest.raises(McpError) as refused:

@@ -3,22 +3,19 @@ plainmcp.extensions: `skills/list`, `skills/get` and `resources/directory/read`,
 skill file a `skill://` resource of the server.
 
 SEP-2640 has the client call skills/* once it sees the server's declaration; it declares
-nothing itself. The seam serves an extension's methods only to a client that declared it, and
-gives an extension no hold on the server's resources, so `attach(app)` does both: it registers
-the files as resources (through `app.add_resource`) and serves this extension's rows to every
-client at a revision it is offered in. Both would move into the seam as an extension's own
-hooks (see docs/skills.md).
+nothing itself. So `refusal` serves this extension's rows to every client at a revision it is
+offered in (the seam's default: only to a client that declared it), and `bind` registers the
+files as the server's resources (through `add_resource`) when the Server is made.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote
 
-from plainmcp.components import Components, Route
+from plainmcp.components import Components
 from plainmcp.errors import ResourceError
 from plainmcp.extensions import Extension, Handler
 from plainmcp.model import mime
@@ -50,7 +47,7 @@ DIRECTORY_READ = Method(
 
 class Skills(Extension):
     """Skills from folders (`Skills("skills/")`) and from Python (`add`), given to
-    `Server(extensions=[skills])` and then `skills.attach(app)`.
+    `Server(extensions=[skills])`, which serves them.
 
     Refuses (SkillError) any skill it cannot serve, when it is added: bad frontmatter, a name
     that is not its folder's, over 512 files or 16 MiB, a link out of its folder."""
@@ -62,7 +59,8 @@ class Skills(Extension):
     def __init__(self, *folders: str | os.PathLike[str], prefix: str = "") -> None:
         self.catalog = Catalog()
         """The skills served, their files and folders (skills/catalog.py)."""
-        self._app: Server | None = None
+        self._servers: list[Server] = []
+        """The servers it is bound to: a skill added later becomes their resources at once."""
         for each in folders:
             self.add_folder(each, prefix=prefix)
 
@@ -102,8 +100,8 @@ class Skills(Extension):
 
     def _add(self, skills: list[Skill]) -> list[str]:
         fresh = self.catalog.add(skills)
-        if self._app is not None:
-            self._register(self._app, fresh)
+        for server in self._servers:
+            self._register(server, fresh)
         return [s.uri for s in skills]
 
     # --- the seam --------------------------------------------------------------------------
@@ -118,26 +116,23 @@ class Skills(Extension):
             (DIRECTORY_READ, self.read_directory),
         )
 
-    def attach(self, app: Server) -> None:
-        """Serve the skills on `app`, which was made with this object in `extensions=[...]`:
-        their files become its resources, and skills/* is answered to every client at a
-        revision with the extension (SEP-2640 clients declare nothing). Call it after
-        `add_middleware`, which builds the method table again."""
-        if self not in app.core.extensions:
-            raise ValueError("give this Skills to Server(extensions=[...]) before attach()")
-        if self._app is not app:
-            self._app = app
-            self._register(app, list(self.catalog.files.values()))
-        routes = app.core.routes
-        for method, _ in self.methods():
-            route = routes[method.name]
-            ungated = dataclasses.replace(route.method, extension=None)
-            routes[method.name] = Route(ungated, route.handler, route.render)
+    def bind(self, server: Server) -> None:
+        """Its files become `server`'s resources (and those of skills added later)."""
+        if server not in self._servers:
+            self._servers.append(server)
+            self._register(server, list(self.catalog.files.values()))
 
-    def _register(self, app: Server, files: list[SkillFile]) -> None:
+    def refusal(self, ex: Exchange, method: Method) -> RpcError | None:
+        """Served to every client at a revision with the extension: SEP-2640 clients call
+        skills/* on the server's declaration alone, declaring nothing."""
+        if self.offered_in(ex.revision):
+            return None
+        return RpcError(METHOD_NOT_FOUND, f"Method not found: {method.name}")
+
+    def _register(self, server: Server, files: list[SkillFile]) -> None:
         for file in files:
             skill = self.catalog.by_uri.get(file.uri)
-            app.add_resource(
+            server.add_resource(
                 _reader(file),
                 file.uri,
                 name=skill.name if skill else unquote(file.uri[len(SCHEME) :]),
@@ -149,7 +144,6 @@ class Skills(Extension):
     # --- the handlers ----------------------------------------------------------------------
 
     async def list_skills(self, core: Components, ex: Exchange) -> dict[str, Any]:
-        self._offered(ex)
         found, next_cursor = self.catalog.page(
             ex.params.get("cursor"), core.settings.limits.page_size
         )
@@ -159,7 +153,6 @@ class Skills(Extension):
         return result
 
     async def get_skill(self, core: Components, ex: Exchange) -> dict[str, Any]:
-        self._offered(ex)
         uri = ex.params["uri"]
         skill = self.catalog.by_uri.get(uri)
         if skill is None:
@@ -167,7 +160,6 @@ class Skills(Extension):
         return {"skill": skill.entry()}
 
     async def read_directory(self, core: Components, ex: Exchange) -> dict[str, Any]:
-        self._offered(ex)
         uri = ex.params["uri"]
         if uri not in self.catalog.folders:
             what = "is not a directory resource" if uri in self.catalog.files else "is not served"
@@ -179,11 +171,6 @@ class Skills(Extension):
         if next_cursor is not None:
             result["nextCursor"] = next_cursor
         return result
-
-    def _offered(self, ex: Exchange) -> None:
-        """-32601 at a revision without the extension (attach() lifted the seam's own gate)."""
-        if not self.offered_in(ex.revision):
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {ex.request.method}")
 
 
 def _segments(prefix: str) -> tuple[str, ...]:
