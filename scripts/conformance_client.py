@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from plainmcp.client import SKILLS, Client, SkillInfo, SkillVerificationError
+from plainmcp.client import SKILLS_EXTENSION, Client, SkillInfo, SkillVerificationError
 
 
 async def list_only(client: Client) -> None:
@@ -51,7 +51,7 @@ async def run(url: str, scenario: str, protocol: str) -> int:
     if body is None:
         print(f"conformance_client: no scenario {scenario!r}", file=sys.stderr)
         return 2
-    async with Client.http(url, protocol=protocol, extensions={SKILLS: {}}) as client:
+    async with Client.http(url, protocol=protocol, extensions={SKILLS_EXTENSION: {}}) as client:
         try:
             await body(client)
         except SkillVerificationError as exc:

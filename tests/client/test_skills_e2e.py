@@ -16,7 +16,7 @@ import pytest
 
 from plainmcp import Server
 from plainmcp.client import (
-    SKILLS,
+    SKILLS_EXTENSION,
     Client,
     LoadedSkill,
     McpError,
@@ -162,8 +162,8 @@ async def test_a_server_without_the_extension_is_not_asked(protocol: str) -> Non
         with pytest.raises(McpError) as getting:
             await client.get_skill(ALPHA)
     assert [(e.value.code, e.value.message) for e in (listing, getting)] == [
-        (-32601, f"The server does not declare {SKILLS}: no skills/list"),
-        (-32601, f"The server does not declare {SKILLS}: no skills/get"),
+        (-32601, f"The server does not declare {SKILLS_EXTENSION}: no skills/list"),
+        (-32601, f"The server does not declare {SKILLS_EXTENSION}: no skills/get"),
     ]
     assert recording.sent == [(m, None) for m in OPENING[protocol]]
 
@@ -190,7 +190,7 @@ def digest(text: str) -> str:
 class Manifest(Extension):
     """A skills extension serving one fixed entry, whatever the files say."""
 
-    id: ClassVar[str] = SKILLS
+    id: ClassVar[str] = SKILLS_EXTENSION
     since: ClassVar[str] = "2025-11-25"
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -237,7 +237,10 @@ async def test_a_skill_md_unlike_its_entry_is_refused_and_nothing_more_is_read(
     protocol: str, mode: str
 ) -> None:
     # The seam serves an extension's methods to a client that declared it: this one does.
-    async with session(tampered(mode), protocol, extensions={SKILLS: {}}) as (client, recording):
+    async with session(tampered(mode), protocol, extensions={SKILLS_EXTENSION: {}}) as (
+        client,
+        recording,
+    ):
         (skill,) = await client.list_skills()
         with pytest.raises(SkillVerificationError) as caught:
             await client.load_skill(skill)
@@ -256,7 +259,7 @@ async def test_a_skill_md_unlike_its_entry_is_refused_and_nothing_more_is_read(
 async def test_a_supporting_file_unlike_its_entry_or_unlisted_is_refused(protocol: str) -> None:
     app = tampered("frontmatter")
     app.add_resource("---\nname: pdf-processing\n---\n", SKILL_URI.replace("SKILL", "OTHER"))
-    async with session(app, protocol, extensions={SKILLS: {}}) as (client, recording):
+    async with session(app, protocol, extensions={SKILLS_EXTENSION: {}}) as (client, recording):
         (skill,) = await client.list_skills()
         with pytest.raises(SkillVerificationError) as wrong:
             await client.read_skill_file(skill, "references/FORMS.md")
@@ -288,7 +291,7 @@ async def test_a_dynamic_skill_has_its_frontmatter_checked_and_its_files_read_as
     app = Server("generated", extensions=[Manifest(entry)])
     app.add_resource(SERVED["digest"], SKILL_URI, mime_type="text/markdown")
     app.add_resource("Forms, generated.\n", FORMS, mime_type="text/markdown")
-    async with session(app, protocol, extensions={SKILLS: {}}) as (client, _):
+    async with session(app, protocol, extensions={SKILLS_EXTENSION: {}}) as (client, _):
         loaded = await client.load_skill(SKILL_URI)
         forms = await client.read_skill_file(loaded, "references/FORMS.md")
         forged = SkillInfo(SKILL_URI, {**entry["frontmatter"], "license": "MIT"}, "dynamic")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from plainmcp.client import SKILLS, Client, McpError
+from plainmcp.client import SKILLS_EXTENSION, Client, McpError
 from tests.client.test_foreign_servers import needs_fastmcp
 
 pytestmark = pytest.mark.anyio
@@ -65,12 +65,16 @@ async def test_fastmcps_skills_are_listed_loaded_and_read_verified(folder: Path)
 
 async def test_at_2025_11_25_fastmcp_declares_no_skills_and_is_not_asked(folder: Path) -> None:
     async with Client.stdio(
-        sys.executable, str(SERVER), str(folder), protocol="2025-11-25", extensions={SKILLS: {}}
+        sys.executable,
+        str(SERVER),
+        str(folder),
+        protocol="2025-11-25",
+        extensions={SKILLS_EXTENSION: {}},
     ) as client:
         assert "extensions" not in client.capabilities
         with pytest.raises(McpError) as caught:
             await client.list_skills()
     assert (caught.value.code, caught.value.message) == (
         -32601,
-        f"The server does not declare {SKILLS}: no skills/list",
+        f"The server does not declare {SKILLS_EXTENSION}: no skills/list",
     )

@@ -18,3 +18,18 @@ def test_a_record_with_an_unknown_status_is_refused() -> None:
     data["status"] = "paused"
     with pytest.raises(ValueError, match="no status 'paused'"):
         TaskRecord.from_dict(data)
+
+
+def test_a_record_holding_pre_encoded_json_gives_its_plain_data_and_json() -> None:
+    # A structured result may carry orjson.Fragment (JSON encoded once, written as it is),
+    # which dataclasses.asdict's deep copy cannot copy.
+    import orjson
+
+    result = {"content": [], "structuredContent": orjson.Fragment(b'{"n":1}')}
+    record = TaskRecord("t", None, created_at=0, updated_at=0, ttl_ms=1, poll_ms=1, result=result)
+    data = record.to_dict()
+    assert data["result"] is result
+    assert orjson.loads(orjson.dumps(data))["result"] == {
+        "content": [],
+        "structuredContent": {"n": 1},
+    }

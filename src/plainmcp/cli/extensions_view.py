@@ -14,15 +14,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.cli.output import summary_line
+from plainmcp.wire.extension_ids import SKILLS_EXTENSION, TASKS_EXTENSION
 
 if TYPE_CHECKING:
     from plainmcp.client import Client
 
-TASKS = "io.modelcontextprotocol/tasks"
-SKILLS = "io.modelcontextprotocol/skills"
 KNOWN: Mapping[str, str] = {
-    TASKS: "a tool call may become a task; the server decides per call",
-    SKILLS: "the server's skills, by skills/list and skills/get",
+    TASKS_EXTENSION: "a tool call may become a task; the server decides per call",
+    SKILLS_EXTENSION: "the server's skills, by skills/list and skills/get",
 }
 """What the official extensions mean, shown beside their settings."""
 TASK_SUPPORT = ("optional", "required")
@@ -75,11 +74,11 @@ async def list_skills(client: Client) -> list[dict[str, Any]] | None:
     from plainmcp.client import McpError
     from plainmcp.wire.jsonrpc import METHOD_NOT_FOUND
 
-    if SKILLS not in announced(client.capabilities):
+    if SKILLS_EXTENSION not in announced(client.capabilities):
         return None
     declared: dict[str, Any] = {}
     if client.revision is not None and not client.revision.handshake:
-        declared["_meta"] = {CLIENT_CAPABILITIES: {"extensions": {SKILLS: {}}}}
+        declared["_meta"] = {CLIENT_CAPABILITIES: {"extensions": {SKILLS_EXTENSION: {}}}}
     skills: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()

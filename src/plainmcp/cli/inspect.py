@@ -46,11 +46,12 @@ def skills(server: Server, version: str) -> list[dict[str, Any]] | None:
     there (asked through an in-memory client: a skill's entry is built by its handler)."""
     import anyio
 
-    from plainmcp.cli.extensions_view import SKILLS, announced, list_skills
+    from plainmcp.cli.extensions_view import announced, list_skills
     from plainmcp.client import Client
+    from plainmcp.wire.extension_ids import SKILLS_EXTENSION
     from plainmcp.wire.revisions import REVISIONS
 
-    if SKILLS not in announced(server.offers.capabilities(REVISIONS[version])):
+    if SKILLS_EXTENSION not in announced(server.offers.capabilities(REVISIONS[version])):
         return None
 
     async def ask() -> list[dict[str, Any]] | None:

@@ -46,20 +46,20 @@ from plainmcp.client.results import (
 )
 from plainmcp.client.session import Client
 from plainmcp.client.skills import (
-    SKILLS,
     LoadedSkill,
     SkillFileInfo,
     SkillInfo,
     SkillVerificationError,
 )
 from plainmcp.client.stream import ToolCall
-from plainmcp.client.task_wire import TASKS_EXTENSION, TaskState
+from plainmcp.client.task_wire import TaskState
 from plainmcp.client.tasks import TaskHandle
 from plainmcp.context import ElicitResult, Root  # the server side's own: one type each
+from plainmcp.wire.extension_ids import SKILLS_EXTENSION, TASKS_EXTENSION
 
 __all__ = [
     "CONNECTION_CLOSED",
-    "SKILLS",
+    "SKILLS_EXTENSION",
     "TASKS_EXTENSION",
     "CallToolResult",
     "CallbackError",

@@ -20,9 +20,8 @@ from typing import Any, Literal
 
 from plainmcp.client.errors import bad_reply
 
-SKILLS = "io.modelcontextprotocol/skills"
-"""The extension's id. The skills methods need only the server's declaration; a client tells
-a server it loads skills with `Client(..., extensions={SKILLS: {}})`."""
+# The skills methods need only the server's declaration; a client tells a server it loads
+# skills with `Client(..., extensions={SKILLS_EXTENSION: {}})`.
 DYNAMIC: Literal["dynamic"] = "dynamic"
 """An entry's `resources` when the server generates the skill and publishes no digests."""
 

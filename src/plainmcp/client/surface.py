@@ -26,7 +26,6 @@ from plainmcp.client.results import (
     parse_tool,
 )
 from plainmcp.client.skills import (
-    SKILLS,
     LoadedSkill,
     SkillInfo,
     listed,
@@ -35,6 +34,7 @@ from plainmcp.client.skills import (
     verify,
     verify_skill_md,
 )
+from plainmcp.wire.extension_ids import SKILLS_EXTENSION
 from plainmcp.wire.jsonrpc import METHOD_NOT_FOUND
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ _LISTS: dict[str, tuple[str, Callable[[object], Any]]] = {
     "skills/list": ("skills", parse_skill),
 }
 """Each list method: the result's key for its items, and how one item is read."""
-_EXTENSION_OF = {"skills/list": SKILLS, "skills/get": SKILLS}
+_EXTENSION_OF = {"skills/list": SKILLS_EXTENSION, "skills/get": SKILLS_EXTENSION}
 """The methods an extension adds: sent only to a server that declared it."""
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plainmcp.client.errors import bad_reply
+from plainmcp.wire.extension_ids import TASKS_EXTENSION
 
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 """The 2026-07-28 extension's id, declared under capabilities.extensions."""
 STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 TERMINAL = frozenset({"completed", "failed", "cancelled"})

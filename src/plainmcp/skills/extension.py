@@ -25,6 +25,7 @@ from plainmcp.skills.catalog import Catalog
 from plainmcp.skills.defined import define
 from plainmcp.skills.frontmatter import SkillError
 from plainmcp.skills.skill import SCHEME, Skill, SkillFile, segments
+from plainmcp.wire.extension_ids import SKILLS_EXTENSION
 from plainmcp.wire.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from plainmcp.wire.methods import Method, Param
 
@@ -52,7 +53,7 @@ class Skills(Extension):
     Refuses (SkillError) any skill it cannot serve, when it is added: bad frontmatter, a name
     that is not its folder's, over 512 files or 16 MiB, a link out of its folder."""
 
-    id: ClassVar[str] = "io.modelcontextprotocol/skills"
+    id: ClassVar[str] = SKILLS_EXTENSION
     since: ClassVar[str] = "2025-11-25"
     """Offered from 2025-11-25, whose capabilities take extra members, to 2026-07-28 and on."""
 

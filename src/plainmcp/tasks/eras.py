@@ -16,11 +16,12 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from plainmcp.tasks.record import TaskRecord
+from plainmcp.wire.extension_ids import TASKS_EXTENSION
 
 __all__ = ["ERAS", "RELATED_TASK", "Era", "era_of"]
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
-EXTENSION_ID = "io.modelcontextprotocol/tasks"
+EXTENSION_ID = TASKS_EXTENSION
 
 METHOD_NOT_FOUND = -32601
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021

@@ -9,7 +9,7 @@ version above the one it saw (store.py).
 from __future__ import annotations
 
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 __all__ = [
@@ -77,8 +77,10 @@ class TaskRecord:
         return until is not None and now >= until
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data (a store shared by processes keeps this)."""
-        data = asdict(self)
+        """Plain JSON-able data (a store shared by processes keeps this). Its fields as they
+        are, not `dataclasses.asdict`: that deep-copies every value, and a result may hold
+        orjson.Fragment (pre-encoded JSON, written as it is), which cannot be copied."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["answered"] = list(self.answered)
         return data
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import logging
 import math
@@ -383,11 +382,7 @@ def _lease_lost() -> Fail:
 
 
 def _dumps(record: TaskRecord) -> str:
-    """The record as JSON. Not through `to_dict` (dataclasses.asdict deep-copies every value,
-    and a result may hold orjson.Fragment, pre-encoded JSON that orjson writes as it is)."""
-    data = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
-    data["answered"] = list(record.answered)
-    return orjson.dumps(data).decode()
+    return orjson.dumps(record.to_dict()).decode()
 
 
 def _text(value: Any) -> str:

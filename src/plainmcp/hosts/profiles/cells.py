@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from plainmcp.model.truncate import Unit
+from plainmcp.wire.extension_ids import SKILLS_EXTENSION, TASKS_EXTENSION
 
 T = TypeVar("T")
 
@@ -36,9 +37,6 @@ class Cell(NamedTuple, Generic[T]):
 
 
 UNKNOWN: Cell[Any] = Cell(None, "unknown")
-
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 
 
 class Declared(NamedTuple):
