@@ -6,8 +6,6 @@ request through the method table and the handlers (handlers/), the same for ever
 
 from __future__ import annotations
 
-import logging
-import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
@@ -19,7 +17,7 @@ from plainmcp.dispatch import dispatch, routes
 from plainmcp.exchange import Exchange
 from plainmcp.extensions import check as check_extensions
 from plainmcp.guards.follow import Follow
-from plainmcp.lifespan import Lifespan, LifespanError, as_factory, running
+from plainmcp.lifespan import Lifespan, as_factory, running
 from plainmcp.model.blocks import Icon
 from plainmcp.model.options import PayloadLimits, ResultOptions
 from plainmcp.settings import MIRRORED
@@ -178,9 +176,9 @@ class Server:
         self.lifespan_manager = Lifespan(as_factory(lifespan)) if lifespan is not None else None
         """Entered once per process by the transport that starts first (plainmcp.lifespan)."""
         self.core.lifespan = self.lifespan_manager
-        self.core.routes = routes(extensions=self.core.extensions)
         self._pipeline: Pipeline | None = None
         """The middleware, in the order given (None: none)."""
+        self._compose()
         for each in middleware:
             self.add_middleware(each)
         self._tasks: Tasks | None = None
@@ -273,8 +271,7 @@ class Server:
     def _serve_tasks(self, tasks: Tasks) -> None:
         self.core.extend(tasks)
         self._tasks = tasks
-        pipeline = self._pipeline
-        self.core.routes = routes(pipeline.wrap if pipeline else None, self.core.extensions)
+        self._compose()
         tasks.bind(self)
 
     def remove_tool(self, name: str) -> None:
@@ -377,10 +374,15 @@ class Server:
         from plainmcp.middleware.base import Pipeline
 
         given = self._pipeline.middleware if self._pipeline is not None else ()
-        pipeline = self._pipeline = Pipeline((*given, middleware))
-        # Composed now, once: a request finds its method's handler with the middleware in it.
-        self.core.routes = routes(pipeline.wrap, self.core.extensions)
-        self.core.around = pipeline.around_call if pipeline.calls else None
+        self._pipeline = Pipeline((*given, middleware))
+        self._compose()
+
+    def _compose(self) -> None:
+        """The method table, composed now, once, with the middleware and the extensions: a
+        request finds its method's handler with the middleware in it."""
+        pipeline = self._pipeline
+        self.core.routes = routes(pipeline.wrap if pipeline else None, self.core.extensions)
+        self.core.around = pipeline.around_call if pipeline and pipeline.calls else None
 
     # --- running ---------------------------------------------------------------------------
 
@@ -402,20 +404,16 @@ class Server:
         """Serve until the client goes away (stdio: until stdin closes), or serve Streamable
         HTTP on host:port with uvicorn (`pip install plainmcp[http]`) until interrupted.
         On SIGTERM, running calls get `shutdown_deadline` seconds to finish (docs/deploy.md)."""
-        if transport == "stdio":
-            from plainmcp.transports import stdio
+        from plainmcp.transports.serve import serve
 
-            try:
-                stdio.run(self, shutdown_deadline=shutdown_deadline)
-            except LifespanError as exc:
-                _exit_failed_start(exc)
-        elif transport == "http":
-            from plainmcp.transports.http.serve import serve_http
-
-            app = self.http_app(shutdown_deadline=shutdown_deadline, **http_options)
-            serve_http(app, host=host, port=port)  # uvicorn exits 3
-        else:
-            raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
+        serve(
+            self,
+            transport,
+            host=host,
+            port=port,
+            shutdown_deadline=shutdown_deadline,
+            **http_options,
+        )
 
     def http_app(self, path: str = "/mcp", **options: Any) -> HttpApp:
         """The Streamable HTTP endpoint as an ASGI app, to serve or mount in Starlette/FastAPI.
@@ -457,11 +455,3 @@ class Server:
     def context(self, ex: Exchange) -> Context:
         """The Context a function serving `ex` gets."""
         return self.core.context(ex)
-
-
-def _exit_failed_start(exc: LifespanError) -> None:
-    """A start-up that failed ends the process, before it answered anything: the error with its
-    cause's traceback on stderr, exit status 1."""
-    logging.getLogger("plainmcp").error("%s", exc, exc_info=exc.__cause__)
-    sys.stderr.flush()
-    raise SystemExit(1)

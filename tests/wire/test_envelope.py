@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from plainmcp.wire.envelope import is_stateless, stamp, stateless_revision
+from plainmcp.wire.envelope import declaring, is_stateless, stamp, stateless_revision
 from plainmcp.wire.jsonrpc import RpcError
 from plainmcp.wire.revisions import REVISIONS
 
@@ -138,3 +138,19 @@ def test_capabilities_a_request_declares_for_itself_are_kept() -> None:
 def test_a_handshake_request_is_sent_as_given() -> None:
     params = {"name": "add"}
     assert stamp(params, REVISIONS["2025-11-25"], capabilities={}, client_info=CLIENT) == params
+
+
+def test_an_extension_declared_for_one_request_joins_the_clients_own() -> None:
+    caps = "io.modelcontextprotocol/clientCapabilities"
+    params = declaring({"name": "build", "_meta": {"k": 1}}, "io.modelcontextprotocol/tasks")
+    assert params == {
+        "name": "build",
+        "_meta": {"k": 1, caps: {"extensions": {"io.modelcontextprotocol/tasks": {}}}},
+    }
+    client = {"roots": {}, "extensions": {"com.example/widgets": {"v": 2}}}
+    stamped = stamp(params, REVISIONS["2026-07-28"], capabilities=client, client_info={"name": "c"})
+    assert stamped is not None
+    assert stamped["_meta"][caps] == {
+        "roots": {},
+        "extensions": {"com.example/widgets": {"v": 2}, "io.modelcontextprotocol/tasks": {}},
+    }

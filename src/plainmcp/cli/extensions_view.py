@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.cli.output import summary_line
+from plainmcp.wire.envelope import declaring
 from plainmcp.wire.extension_ids import SKILLS_EXTENSION, TASKS_EXTENSION
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ KNOWN: Mapping[str, str] = {
 """What the official extensions mean, shown beside their settings."""
 TASK_SUPPORT = ("optional", "required")
 """The `execution.taskSupport` values shown ("forbidden", the default, is not)."""
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
 
 def announced(capabilities: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,7 +70,7 @@ async def list_skills(client: Client) -> list[dict[str, Any]] | None:
     """Every skill the server lists (each page), or None when it does not offer the skills
     extension or does not serve it to this client. The extension is declared in the request's
     own `_meta`, as 2026-07-28 has it (a handshake revision's client declares its extensions at
-    initialize, which plainmcp's client does not yet do)."""
+    initialize: `Client(extensions=...)`)."""
     from plainmcp.client import McpError
     from plainmcp.wire.jsonrpc import METHOD_NOT_FOUND
 
@@ -78,7 +78,7 @@ async def list_skills(client: Client) -> list[dict[str, Any]] | None:
         return None
     declared: dict[str, Any] = {}
     if client.revision is not None and not client.revision.handshake:
-        declared["_meta"] = {CLIENT_CAPABILITIES: {"extensions": {SKILLS_EXTENSION: {}}}}
+        declared = declaring(None, SKILLS_EXTENSION)
     skills: list[dict[str, Any]] = []
     cursor: str | None = None
     seen: set[str] = set()

@@ -236,22 +236,10 @@ class Client(Surface, TaskCalls):
         this request's progress notifications. An input-required result (2026-07-28) is
         answered by the client's callbacks and the request retried, so the result is final.
         """
-        return await self._rounds(method, params, timeout, on_progress)
-
-    async def _rounds(
-        self,
-        method: str,
-        params: dict[str, Any] | None,
-        timeout: float | None,
-        on_progress: OnProgress | None,
-        declare: str | None = None,
-    ) -> dict[str, Any]:
-        """`request`'s rounds; `declare`: an extension this request declares besides the
-        client's own (a task call's, at 2026-07-28)."""
         answers: dict[str, Any] = {}
         current = params
         for _ in range(MAX_INPUT_ROUNDS):
-            result = await self._exchange(method, current, timeout, on_progress, declare=declare)
+            result = await self._exchange(method, current, timeout, on_progress)
             asks = input_requests(self.revision, result)
             if asks is None:
                 return result
@@ -379,16 +367,11 @@ class Client(Surface, TaskCalls):
             return self._log_level
         return "debug" if self._listeners.on_log is not None else None
 
-    def _stamp(
-        self, rev: Revision, params: dict[str, Any] | None, declare: str | None = None
-    ) -> dict[str, Any] | None:
-        capabilities = self._callbacks.capabilities(rev)
-        if declare is not None:
-            capabilities["extensions"] = {declare: {}, **capabilities.get("extensions", {})}
+    def _stamp(self, rev: Revision, params: dict[str, Any] | None) -> dict[str, Any] | None:
         return envelope.stamp(
             params,
             rev,
-            capabilities=capabilities,
+            capabilities=self._callbacks.capabilities(rev),
             client_info=discover.client_info(),
             log_level=self._wanted_level(),
         )
@@ -401,12 +384,11 @@ class Client(Surface, TaskCalls):
         on_progress: OnProgress | None,
         *,
         rev: Revision | None = None,
-        declare: str | None = None,
     ) -> dict[str, Any]:
         """One request and its answer. `rev` stamps the request for that revision (the
         discover probe's, before one is chosen); else the client's, once chosen."""
         rev = rev or self.revision
-        wire = self._stamp(rev, params, declare) if rev is not None else params
+        wire = self._stamp(rev, params) if rev is not None else params
         sinks = [on_progress] if on_progress is not None else []
         token = bool(sinks) or (
             self._listeners.on_progress is not None and method in _PROGRESS_METHODS

@@ -1,6 +1,6 @@
 """The Client's task requests: `call_tool_as_task` (a call that may run as a task, as a
 `TaskHandle`) and `task` (reattach to one by id). `Client` inherits them, and gives them its
-requests (`_rounds`, `_exchange`), its callbacks, its result parsing (`_tool_result`) and the
+requests (`request`, `_exchange`), its callbacks, its result parsing (`_tool_result`) and the
 sleeper polls wait with."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from plainmcp.client.task_wire import (
     server_offers,
 )
 from plainmcp.client.tasks import Sleep, TaskHandle, TaskLink
+from plainmcp.wire.envelope import declaring
 from plainmcp.wire.revisions import Revision
 
 if TYPE_CHECKING:
@@ -48,13 +49,13 @@ class TaskCalls(abc.ABC):
     def _needs_schema(self, name: str) -> bool: ...
 
     @abc.abstractmethod
-    async def _rounds(
+    async def request(
         self,
         method: str,
-        params: dict[str, Any] | None,
-        timeout: float | None,
-        on_progress: Any,
-        declare: str | None = None,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        on_progress: Any = None,
     ) -> dict[str, Any]: ...
 
     @abc.abstractmethod
@@ -66,7 +67,6 @@ class TaskCalls(abc.ABC):
         on_progress: Any,
         *,
         rev: Revision | None = None,
-        declare: str | None = None,
     ) -> dict[str, Any]: ...
 
     @abc.abstractmethod
@@ -140,8 +140,9 @@ class TaskCalls(abc.ABC):
                 await self.list_tools()
             if self._task_support.get(name) not in ("optional", "required"):
                 params = {k: v for k, v in params.items() if k != "task"}
-        declare = era.extension if era is not None else None
-        return await self._rounds("tools/call", params, timeout, None, declare)
+        if era is not None and era.extension is not None:  # 2026-07-28: declared for the call
+            params = declaring(params, era.extension)
+        return await self.request("tools/call", params, timeout=timeout)
 
     def _task_link(
         self, era: TaskEra, tool: str | None, result_type: Any, raise_on_error: bool
@@ -149,9 +150,9 @@ class TaskCalls(abc.ABC):
         rev = self.revision
 
         async def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
-            return await self._exchange(
-                method, params, DEFAULT_TIMEOUT, None, declare=era.extension
-            )
+            if era.extension is not None:
+                params = declaring(params, era.extension)
+            return await self._exchange(method, params, DEFAULT_TIMEOUT, None)
 
         async def answer(asks: Mapping[str, Any]) -> dict[str, Any]:
             assert rev is not None

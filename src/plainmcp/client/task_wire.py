@@ -18,7 +18,6 @@ from typing import Any
 from plainmcp.client.errors import bad_reply
 from plainmcp.wire.extension_ids import TASKS_EXTENSION
 
-"""The 2026-07-28 extension's id, declared under capabilities.extensions."""
 STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 RELATED_TASK = "io.modelcontextprotocol/related-task"

@@ -74,6 +74,20 @@ def stateless_revision(method: str, params: Mapping[str, Any]) -> Revision:
     return rev
 
 
+def declaring(params: Mapping[str, Any] | None, extension: str) -> dict[str, Any]:
+    """`params` that declare `extension` for this one request (a stateless revision's
+    `_meta`; `stamp` adds the client's own capabilities beside it)."""
+    out = dict(params or {})
+    meta = dict(out.get("_meta") or {})
+    own = meta.get(CLIENT_CAPABILITIES)
+    own = dict(own) if isinstance(own, Mapping) else {}
+    extensions = own.get("extensions")
+    own["extensions"] = {**(extensions if isinstance(extensions, Mapping) else {}), extension: {}}
+    meta[CLIENT_CAPABILITIES] = own
+    out["_meta"] = meta
+    return out
+
+
 def stamp(
     params: Mapping[str, Any] | None,
     rev: Revision,
@@ -85,14 +99,19 @@ def stamp(
     """A client's request params as `rev` wants them: a stateless revision's `_meta` envelope
     on every request (version, capabilities, who is asking, the log level it wants); a
     handshake revision's params unchanged, since its session holds all that. Capabilities the
-    params' own `_meta` already names (an extension declared for one request) are kept."""
+    params' own `_meta` already names (`declaring`: an extension declared for one request) are
+    kept, and its extensions beside the client's own."""
     if rev.handshake:
         return dict(params) if params is not None else None
     out = dict(params or {})
     meta = dict(out.get("_meta") or {})
     meta[PROTOCOL_VERSION] = rev.version
     own = meta.get(CLIENT_CAPABILITIES)
-    meta[CLIENT_CAPABILITIES] = {**capabilities, **(own if isinstance(own, Mapping) else {})}
+    own = own if isinstance(own, Mapping) else {}
+    merged = {**capabilities, **own}
+    if isinstance(own.get("extensions"), Mapping) and "extensions" in capabilities:
+        merged["extensions"] = {**capabilities["extensions"], **own["extensions"]}
+    meta[CLIENT_CAPABILITIES] = merged
     meta[CLIENT_INFO] = dict(client_info)
     if log_level is not None:
         meta[LOG_LEVEL] = log_level
