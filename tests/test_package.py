@@ -231,6 +231,7 @@ IMPORTED_MODULES = [
             "wire.cursor",
             "wire.definitions",
             "wire.envelope",
+            "wire.extension_ids",  # the host profiles name the extensions hosts declare
             "wire.json",
             "wire.jsonrpc",
             "wire.meta",

@@ -409,6 +409,7 @@ class Server:
         serve(
             self,
             transport,
+            self.http_app,
             host=host,
             port=port,
             shutdown_deadline=shutdown_deadline,

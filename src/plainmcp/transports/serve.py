@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from plainmcp.lifespan import LifespanError
 
 if TYPE_CHECKING:
-    from plainmcp.server import Server
+    from plainmcp.served import Served
+    from plainmcp.transports.http.app import HttpApp
 
 
 def serve(
-    server: Server,
+    server: Served,
     transport: Literal["stdio", "http"],
+    http_app: Callable[..., HttpApp],
     *,
     host: str,
     port: int,
@@ -32,7 +35,7 @@ def serve(
     elif transport == "http":
         from plainmcp.transports.http.serve import serve_http
 
-        app = server.http_app(shutdown_deadline=shutdown_deadline, **http_options)
+        app = http_app(shutdown_deadline=shutdown_deadline, **http_options)
         serve_http(app, host=host, port=port)  # uvicorn exits 3
     else:
         raise ValueError(f"unknown transport {transport!r}; use 'stdio' or 'http'")
