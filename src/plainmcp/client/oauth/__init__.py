@@ -1,4 +1,4 @@
-"""The client's OAuth (docs/auth.md): `Client.http(url, auth=OAuth(...))` discovers the
+"""The client's OAuth: `Client.http(url, auth=OAuth(...))` discovers the
 server's authorization server, logs in and keeps the token fresh. Its parts, sans-I/O where
 they can be: challenge.py (WWW-Authenticate), discovery.py (the well-known URLs in order),
 metadata.py (the two metadata documents, checked), scopes.py (which scopes to ask for),
