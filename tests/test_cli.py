@@ -772,6 +772,8 @@ EVERY_COMMAND = (
     "uninstall",
     "inspect",
     "dev",
+    "login",
+    "logout",
 )
 
 
@@ -798,11 +800,14 @@ def test_top_level_help_lists_every_command() -> None:
         assert f"\n  {command:<7} " in proc.stdout
 
 
-@pytest.mark.parametrize("command", [c for c in EVERY_COMMAND if c != "uninstall"])
+@pytest.mark.parametrize(
+    "command", [c for c in EVERY_COMMAND if c not in ("uninstall", "login", "logout")]
+)
 def test_every_command_exits_2_for_a_missing_file_and_1_for_a_failed_import(
     command: str, tmp_path: Path
 ) -> None:
-    # uninstall takes a server's name, not a file; install takes the host first.
+    # uninstall takes a server's name, not a file, login and logout a URL (tests/cli/
+    # test_login.py); install takes the host first.
     before = ["json"] if command == "install" else []
     extra = {"call": ["add"], "task": ["t-1"], "read": ["notes://all"], "prompt": ["greet"]}.get(
         command, []

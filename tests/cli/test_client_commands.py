@@ -497,9 +497,10 @@ def test_bearer_and_headers_reach_the_server(tmp_path: Path) -> None:
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "pong\n", "")
         proc = plainmcp("call", server.url, "ping")
         assert (proc.returncode, proc.stdout) == (1, "")
+        # Without a token the CLI logs in: this server's authorization server is not there.
         assert proc.stderr == (
-            "plainmcp call: HTTP 401: invalid_request: a bearer token is required (a token goes"
-            " in --bearer TOKEN, other headers in --header NAME:VALUE)\n"
+            "plainmcp call: OAuth: no authorization server metadata for https://auth.example.com"
+            " (or give a token: --bearer TOKEN)\n"
         )
 
 

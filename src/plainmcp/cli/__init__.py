@@ -80,9 +80,13 @@ COMMANDS = {
     "uninstall": "take a server out of a host's config",
     "inspect": "show everything a server offers, per protocol revision, without a client",
     "dev": "serve a server and restart it when its code changes",
+    "login": "log in to a server by OAuth; list, call, read and prompt then use the login",
+    "logout": "forget a server's login",
 }
 
 EXAMPLES = {
+    "login": [("plainmcp login https://mcp.example.com/mcp", "sign in in the browser")],
+    "logout": [("plainmcp logout https://mcp.example.com/mcp", "forget that login")],
     "run": [
         ("plainmcp run server.py", "serve server.py's Server over stdio"),
         ("plainmcp run server.py:app --http --port 9000", "serve it at http://127.0.0.1:9000/mcp"),
@@ -330,6 +334,10 @@ def command_parser(command: str) -> argparse.ArgumentParser:
             help=f"one protocol revision (default: {LATEST_HANDSHAKE}; with --json, every one)",
         )
         p.set_defaults(func=cmd_inspect)
+    elif command in ("login", "logout"):
+        from plainmcp.cli.login import add_arguments as login_arguments
+
+        login_arguments(p, command, list(REVISIONS))
     elif command == "dev":
         p.add_argument("target", metavar="FILE[:OBJECT]", help=TARGET_HELP)
         p.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")

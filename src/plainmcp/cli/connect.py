@@ -13,6 +13,8 @@ from plainmcp.cli.target import check_file, split_target
 from plainmcp.cli.usage import EXIT_USAGE, UsageError
 
 if TYPE_CHECKING:
+    import httpx2
+
     from plainmcp.client import Client, ClientOptions
 
 TARGET_HELP = (
@@ -75,13 +77,28 @@ class Target:
                 raise UsageError(
                     f"a URL needs the HTTP client: {CLIENT_EXTRA} (or give a server file)"
                 ) from None
-            async with Client.http(self.target, headers=self.headers, **opts) as client:
+            auth = None if _has_authorization(self.headers) else oauth()
+            async with Client.http(self.target, headers=self.headers, auth=auth, **opts) as client:
                 yield client
             return
         # --caller: the child's own usage errors then name the command the user ran.
         args = ["-m", "plainmcp", "run", "--caller", self.command, self.target]
         async with Client.stdio(sys.executable, *args, **opts) as client:
             yield client
+
+
+def _has_authorization(headers: dict[str, str]) -> bool:
+    return any(name.lower() == "authorization" for name in headers)
+
+
+def oauth() -> httpx2.Auth | None:
+    """The CLI's OAuth: log in on a 401, credentials kept in the user's owner-only file store
+    (`plainmcp login` / `logout`); None without the oauth extra (a 401 then says so)."""
+    try:
+        from plainmcp.client.oauth import FileTokenStore, OAuth
+    except ImportError:
+        return None
+    return OAuth(store=FileTokenStore())
 
 
 def connect_and_run(
@@ -111,7 +128,9 @@ def connect_and_run(
     except McpError as exc:
         # A refused HTTP request says so itself; its JSON-RPC code is the client's stand-in.
         what = (
-            exc.message if exc.message.startswith("HTTP ") else f"error {exc.code}: {exc.message}"
+            exc.message
+            if exc.message.startswith(("HTTP ", "OAuth: "))
+            else f"error {exc.code}: {exc.message}"
         )
         print(f"{prefix}: {what}{_hint(exc)}", file=sys.stderr)
         return 1
@@ -136,6 +155,8 @@ def _unreachable(exc: Exception) -> bool:
 
 def _hint(exc: Exception) -> str:
     text = str(getattr(exc, "message", ""))
+    if text.startswith("OAuth: "):
+        return " (or give a token: --bearer TOKEN)"
     if text.startswith(("HTTP 401", "HTTP 403")):
         return " (a token goes in --bearer TOKEN, other headers in --header NAME:VALUE)"
     if text.startswith("HTTP 404"):
