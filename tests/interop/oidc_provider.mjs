@@ -3,7 +3,11 @@
 // so an access token is a JWT whose `aud` is the resource the client asked for; the
 // `opaque-client` gets opaque tokens, checked by introspection (RFC 7662).
 //
-// Usage: node oidc_provider.mjs PORT (here, beside node_modules; tests/auth/ starts it). Every start signs with a new RSA key (a new `kid`):
+// With a second argument, REDIRECT_URI, it also has `mcp-proxy` (secret `mcp-proxy-secret`): an
+// authorization-code client redirecting there (plainmcp's authorization server in front of it),
+// and its development login and consent pages (any login name), which a test submits headlessly.
+//
+// Usage: node oidc_provider.mjs PORT [REDIRECT_URI] (here, beside node_modules; tests/auth/ starts it). Every start signs with a new RSA key (a new `kid`):
 // restarting on the same port is a key rotation. Prints one JSON line once it listens:
 // {"issuer": ..., "kid": ...}.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
@@ -25,12 +29,27 @@ const machine = (id) => ({
   scope: SCOPES,
 });
 
+const proxyRedirect = process.argv[3];
+const proxy = {
+  client_id: "mcp-proxy",
+  client_secret: "mcp-proxy-secret",
+  grant_types: ["authorization_code"],
+  redirect_uris: [proxyRedirect],
+  response_types: ["code"],
+  token_endpoint_auth_method: "client_secret_post",
+};
+
 const provider = new Provider(issuer, {
-  clients: [machine("jwt-client"), machine("opaque-client"), machine("mcp-server")],
+  clients: [
+    machine("jwt-client"),
+    machine("opaque-client"),
+    machine("mcp-server"),
+    ...(proxyRedirect ? [proxy] : []),
+  ],
   jwks: { keys: [key] },
   scopes: SCOPES.split(" "),
   features: {
-    devInteractions: { enabled: false },
+    devInteractions: { enabled: Boolean(proxyRedirect) },
     clientCredentials: { enabled: true },
     introspection: { enabled: true },
     resourceIndicators: {

@@ -61,6 +61,7 @@ from plainmcp.wire import jsonrpc
 from plainmcp.wire.jsonrpc import INVALID_REQUEST, Invalid, Message, Request, RpcError
 
 if TYPE_CHECKING:
+    from plainmcp.authorization.server import AuthorizationServer
     from plainmcp.served import Served
 
 log = logging.getLogger("plainmcp")
@@ -89,6 +90,7 @@ class HttpApp:
         session_evict_after: float = 10.0,
         keepalive_interval: float = 15.0,
         auth: BearerAuth | None = None,
+        authorization: AuthorizationServer | None = None,
         clock: Callable[[], float] = time.monotonic,
         sessions: str | Sessions | None = "memory",
         event_log: EventLog | None = None,
@@ -108,7 +110,10 @@ class HttpApp:
         `retry_interval`: seconds a client waits before
         reconnecting to a stream the server closed. `shutdown_deadline`: seconds running calls
         get to finish once a shutdown starts (`drain`). `max_header_bytes`, `max_headers`: the
-        request line and headers plainmcp's own servers accept (more: 431; head_bounds.py)."""
+        request line and headers plainmcp's own servers accept (more: 431; head_bounds.py).
+        `authorization`: an AuthorizationServer (plainmcp.authorization) served beside the
+        endpoint; unless `auth` is given, the endpoint then accepts its tokens, and its
+        metadata names it."""
         self.server = server
         self.path = "/" + path.strip("/")
         self.policy = OriginPolicy(allowed_hosts, allowed_origins)
@@ -128,6 +133,14 @@ class HttpApp:
             evict_after=session_evict_after,
         )
         self.keepalive_interval = keepalive_interval
+        self.authorization = authorization
+        if authorization is not None and auth is None:
+            auth = BearerAuth(
+                verify=authorization.verifier(),
+                authorization_servers=[authorization.issuer],
+                resource=authorization.resource,
+                scopes_supported=authorization.scopes or None,
+            )
         self.auth = auth
         self.live: set[Connection] = set()
         """Connections of POSTs in progress (ended at shutdown)."""
@@ -157,6 +170,12 @@ class HttpApp:
         path = route_path(scope)
         if not self.policy.host_allowed(headers.get("host")):
             await send_text(send, 421, "Misdirected Request: this Host is not served here")
+            return
+        if self.authorization is not None and self.authorization.serves(path):
+            # Its own checks: a browser's consent POST names its Origin, clients' calls do not.
+            from plainmcp.authorization.asgi import serve
+
+            await serve(self.authorization, scope, receive, send, headers, path)
             return
         if not self.policy.origin_allowed(headers.get("origin")):
             await send_text(send, 403, "Forbidden: this Origin may not use this server")
@@ -258,6 +277,8 @@ class HttpApp:
                 await close_shared()  # the event log's and blob store's Redis clients
                 if self.auth is not None:
                     await self.auth.aclose()  # what its verifier keeps open
+                if self.authorization is not None:
+                    await self.authorization.aclose()  # its HTTP client (upstream, CIMD)
 
     async def drain(self) -> bool:
         """A graceful shutdown's first half, before the HTTP server stops: new requests get 503
