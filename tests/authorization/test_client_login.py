@@ -2,7 +2,8 @@
 examples/oauth_server.py (a plainmcp server behind plainmcp's authorization server) with npm
 oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect handler is the
 headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
-login and consent; the client's clock is injected to expire its access token."""
+login and consent; the client's clock is injected to expire its access token. The official
+Python SDK's OAuth client logs in the same way."""
 
 from __future__ import annotations
 
@@ -14,10 +15,16 @@ import anyio
 import httpx2
 import jwt
 import pytest
+from mcp import Client as SdkClient
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from pydantic import AnyUrl
 
 from plainmcp.client import Client
 from plainmcp.client.oauth import OAuth
 from plainmcp.client.oauth.store import MemoryTokenStore
+from tests.auth.test_sdk_oauth import Memory
 from tests.authorization.browser import log_in
 from tests.authorization.test_end_to_end import anyio_backend, proxy_url
 from tests.http_server import free_port
@@ -118,3 +125,40 @@ async def test_the_client_logs_in_refreshes_and_logs_in_again_after_revocation(
         assert third["refresh_token"] not in (first["refresh_token"], second["refresh_token"])
         claims = await claims_of(http, proxy_url, mcp, third["access_token"])
         assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+
+
+async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+    mcp = f"{proxy_url}/mcp"
+    browser = BrowserRedirect()
+    landed: list[Mapping[str, str]] = []
+
+    async def redirect_handler(authorization_url: str) -> None:
+        landed.append(await browser(authorization_url))
+
+    async def callback_handler() -> AuthorizationCodeResult:
+        return AuthorizationCodeResult.model_validate(landed[-1])
+
+    storage = Memory()
+    oauth = OAuthClientProvider(
+        server_url=mcp,
+        client_metadata=OAuthClientMetadata(
+            redirect_uris=[AnyUrl(browser.redirect_uri)], client_name="the official SDK"
+        ),
+        storage=storage,
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
+    )
+    async with (
+        httpx2.AsyncClient(auth=oauth, timeout=30.0) as http,
+        SdkClient(streamable_http_client(mcp, http_client=http)) as client,
+    ):
+        result = await client.call_tool("whoami", {})
+        assert result.content[0].text == "logged in"  # type: ignore[union-attr]
+    assert browser.logins == 1
+    assert landed[0]["iss"] == proxy_url
+    assert storage.client is not None and storage.client.client_id is not None
+    assert not storage.client.client_id.startswith("http")  # registered by DCR
+    assert storage.tokens is not None and storage.tokens.scope == "mcp:read"
+    async with httpx2.AsyncClient(timeout=30.0) as plain:
+        claims = await claims_of(plain, proxy_url, mcp, storage.tokens.access_token)
+    assert (claims["aud"], claims["client_id"]) == (mcp, storage.client.client_id)
