@@ -1,0 +1,164 @@
+"""End to end with plainmcp's own client: `Client.http(url, auth=OAuth(...))` logs in to
+examples/oauth_server.py (a plainmcp server behind plainmcp's authorization server) with npm
+oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect handler is the
+headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
+login and consent; the client's clock is injected to expire its access token. The official
+Python SDK's OAuth client logs in the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import anyio
+import httpx2
+import jwt
+import pytest
+from mcp import Client as SdkClient
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from pydantic import AnyUrl
+
+from plainmcp.client import Client
+from plainmcp.client.oauth import OAuth
+from plainmcp.client.oauth.store import MemoryTokenStore
+from tests.auth.test_sdk_oauth import Memory
+from tests.authorization.browser import log_in
+from tests.authorization.test_end_to_end import anyio_backend, proxy_url
+from tests.http_server import free_port
+
+pytestmark = pytest.mark.anyio
+__all__ = ["anyio_backend", "proxy_url"]  # the fixtures, shared with test_end_to_end.py
+
+
+class BrowserRedirect:
+    """A redirect handler that signs in headlessly: the browser follows the authorization URL
+    through every page to `redirect_uri` (nobody listens there) and the query it ends with is
+    the redirect's. `logins` counts the sign-ins."""
+
+    def __init__(self) -> None:
+        self.redirect_uri = f"http://127.0.0.1:{free_port()}/callback"
+        self.logins = 0
+
+    async def __call__(self, authorization_url: str) -> Mapping[str, str]:
+        self.logins += 1
+        landed = await anyio.to_thread.run_sync(log_in, authorization_url, self.redirect_uri)
+        return dict(parse_qsl(urlsplit(landed).query, keep_blank_values=True))
+
+
+class Clock:
+    """The client's seconds, moved on by the test instead of waiting."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def claims_of(http: httpx2.AsyncClient, issuer: str, mcp: str, token: str) -> dict[str, Any]:
+    """The access token's claims, checked against the proxy's published key."""
+    keys = (await http.get(f"{issuer}/jwks")).json()["keys"]
+    assert len(keys) == 1
+    key = jwt.PyJWK(keys[0])
+    return dict(jwt.decode(token, key, algorithms=["ES256"], audience=mcp, issuer=issuer))
+
+
+async def test_the_client_logs_in_refreshes_and_logs_in_again_after_revocation(
+    proxy_url: str,
+) -> None:
+    mcp = f"{proxy_url}/mcp"
+    redirect = BrowserRedirect()
+    store = MemoryTokenStore()
+    clock = Clock(1_000_000_000.0)
+    auth = OAuth(redirect=redirect, store=store, clock=clock)
+    async with (
+        httpx2.AsyncClient(timeout=30.0) as http,
+        Client.http(mcp, auth=auth, listen=False) as client,
+    ):
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 1
+        stored = await store.load(mcp)
+        assert stored is not None
+        registered = stored["client"]
+        # registered by DCR at the proxy: its issuer is the proxy's (None when pre-registered)
+        # and its id is the proxy's, not a metadata document URL
+        assert registered["issuer"] == proxy_url
+        assert not registered["client_id"].startswith("http")
+        assert registered["auth_method"] == "client_secret_basic"
+        assert (stored["issuer"], stored["resource"]) == (proxy_url, mcp)
+        assert stored["token_endpoint"] == f"{proxy_url}/token"
+        first = stored["token"]
+        assert first["expires_at"] == clock.now + 900
+        assert first["scopes"] == ["mcp:read"]
+        claims = await claims_of(http, proxy_url, mcp, first["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+        assert claims["scope"] == "mcp:read"
+
+        clock.now += 900  # the access token expired: the next call refreshes it first
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 1
+        stored = await store.load(mcp)
+        assert stored is not None
+        second = stored["token"]
+        assert second["access_token"] != first["access_token"]
+        assert second["refresh_token"] not in (None, first["refresh_token"])  # rotated
+        assert second["expires_at"] == clock.now + 900
+        claims = await claims_of(http, proxy_url, mcp, second["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+
+        revoked = await http.post(
+            f"{proxy_url}/revoke",
+            data={"token": second["refresh_token"], "token_type_hint": "refresh_token"},
+            auth=(registered["client_id"], registered["client_secret"]),
+        )
+        assert revoked.status_code == 200
+        clock.now += 900  # expired again, its refresh token revoked: the next call logs in
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 2
+        stored = await store.load(mcp)
+        assert stored is not None
+        assert stored["client"] == registered  # the same registration, reused
+        third = stored["token"]
+        assert third["refresh_token"] not in (first["refresh_token"], second["refresh_token"])
+        claims = await claims_of(http, proxy_url, mcp, third["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+
+
+async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+    mcp = f"{proxy_url}/mcp"
+    browser = BrowserRedirect()
+    landed: list[Mapping[str, str]] = []
+
+    async def redirect_handler(authorization_url: str) -> None:
+        landed.append(await browser(authorization_url))
+
+    async def callback_handler() -> AuthorizationCodeResult:
+        return AuthorizationCodeResult.model_validate(landed[-1])
+
+    storage = Memory()
+    oauth = OAuthClientProvider(
+        server_url=mcp,
+        client_metadata=OAuthClientMetadata(
+            redirect_uris=[AnyUrl(browser.redirect_uri)], client_name="the official SDK"
+        ),
+        storage=storage,
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
+    )
+    async with (
+        httpx2.AsyncClient(auth=oauth, timeout=30.0) as http,
+        SdkClient(streamable_http_client(mcp, http_client=http)) as client,
+    ):
+        result = await client.call_tool("whoami", {})
+        assert result.content[0].text == "logged in"  # type: ignore[union-attr]
+    assert browser.logins == 1
+    assert landed[0]["iss"] == proxy_url
+    assert storage.client is not None and storage.client.client_id is not None
+    assert not storage.client.client_id.startswith("http")  # registered by DCR
+    assert storage.tokens is not None and storage.tokens.scope == "mcp:read"
+    async with httpx2.AsyncClient(timeout=30.0) as plain:
+        claims = await claims_of(plain, proxy_url, mcp, storage.tokens.access_token)
+    assert (claims["aud"], claims["client_id"]) == (mcp, storage.client.client_id)
