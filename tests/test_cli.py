@@ -246,7 +246,7 @@ def test_usage_error_exits_2() -> None:
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
         " (choose from 'run', 'list', 'call', 'task', 'read', 'prompt', 'demo', 'check',"
-        " 'install', 'uninstall', 'inspect', 'dev')\n"
+        " 'install', 'uninstall', 'inspect', 'dev', 'login', 'logout')\n"
     )
 
 

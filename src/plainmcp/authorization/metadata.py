@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
@@ -42,7 +42,7 @@ def validate(doc: dict[str, Any]) -> None:
     metadata = AuthorizationServerMetadata(doc)
     issuer = urlsplit(doc["issuer"])
     if issuer.scheme == "http" and is_loopback(issuer.hostname or ""):
-        https = dict(doc, issuer=issuer._replace(scheme="https").geturl())
+        https = dict(doc, issuer=urlunsplit(("https", *issuer[1:])))
         AuthorizationServerMetadata(https).validate_issuer()
         for name in dir(metadata):
             if name.startswith("validate_") and name != "validate_issuer":
