@@ -26,11 +26,11 @@ from plainmcp.client.oauth import OAuth
 from plainmcp.client.oauth.store import MemoryTokenStore
 from tests.auth.test_sdk_oauth import Memory
 from tests.authorization.browser import log_in
-from tests.authorization.test_end_to_end import anyio_backend, proxy_url
+from tests.authorization.test_end_to_end import proxy_url
 from tests.http_server import free_port
 
 pytestmark = pytest.mark.anyio
-__all__ = ["anyio_backend", "proxy_url"]  # the fixtures, shared with test_end_to_end.py
+__all__ = ["proxy_url"]  # the fixture, shared with test_end_to_end.py
 
 
 class BrowserRedirect:

@@ -31,11 +31,6 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "oauth_server.py"
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def proxy_url() -> Iterator[str]:
     ensure_provider()
     idp_port, port = free_port(), free_port()

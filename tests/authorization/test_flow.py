@@ -26,16 +26,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def upstream() -> FakeUpstream:
-    return FakeUpstream()
-
-
-@pytest.fixture
 def server(upstream: FakeUpstream) -> AuthorizationServer:
     return make_server(upstream)
 

@@ -29,11 +29,6 @@ from tests.cluster import RedisServer, redis_server
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def mcp_server() -> Server:
     app = Server("guarded")
 

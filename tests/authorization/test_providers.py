@@ -13,11 +13,6 @@ from plainmcp.authorization import providers
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def test_each_provider_cites_its_docs_and_uses_https() -> None:
     made = [
         providers.github("id", "s"),
