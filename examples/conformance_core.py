@@ -1,0 +1,91 @@
+"""The conformance suite's core (non-auth, non-extension) client scenarios, each as a host runs
+them: connect at the suite's revision, list the tools, call them with arguments filled from
+their schemas, and answer an elicitation with the defaults its schema gives.
+examples/conformance_client.py dispatches the names in SCENARIOS.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from plainmcp.client import Client, Elicitation
+
+Scenario = Callable[[str, dict[str, Any]], Awaitable[None]]
+SAMPLES: dict[str, Any] = {
+    "string": "hello",
+    "integer": 1,
+    "number": 1,
+    "boolean": True,
+    "array": [],
+    "object": {},
+}
+"""A value of each JSON type, for an argument whose schema gives no default."""
+
+
+def protocol() -> str:
+    """The revision the suite runs the scenario at (it always sets the variable)."""
+    return os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", "auto")
+
+
+def defaults(schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The form a user accepts without typing: each property's default, where it has one."""
+    properties = (schema or {}).get("properties") or {}
+    return {name: prop["default"] for name, prop in properties.items() if "default" in prop}
+
+
+def arguments(schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Arguments for a tool: every required property, its default or a sample of its type."""
+    schema = schema or {}
+    properties: Mapping[str, Any] = schema.get("properties") or {}
+    out = defaults(schema)
+    for name in schema.get("required") or []:
+        if name in out:
+            continue
+        prop = properties.get(name) or {}
+        if "enum" in prop:
+            out[name] = prop["enum"][0]
+        else:
+            kind = prop.get("type", "string")
+            out[name] = SAMPLES.get(kind if isinstance(kind, str) else kind[0], "hello")
+    return out
+
+
+def accept_defaults(request: Elicitation) -> dict[str, Any]:
+    return defaults(request.requested_schema)
+
+
+async def connect_only(url: str, context: dict[str, Any]) -> None:
+    async with Client.http(url, protocol=protocol()) as client:
+        print(f"connected at {client.protocol_version}")
+
+
+async def call_every_tool(url: str, context: dict[str, Any]) -> None:
+    """List the tools and call each, as a host does when the model asks for them."""
+    async with Client.http(url, protocol=protocol(), elicit=accept_defaults) as client:
+        for tool in await client.list_tools():
+            result = await client.call_tool(tool.name, arguments(tool.input_schema))
+            print(f"called {tool.name}: error={result.is_error}")
+
+
+async def list_tools_only(url: str, context: dict[str, Any]) -> None:
+    """The schemas are what is checked: the host lists the tools and keeps them as sent."""
+    async with Client.http(url, protocol=protocol()) as client:
+        for tool in await client.list_tools():
+            print(f"listed {tool.name}")
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "initialize": connect_only,
+    "tools_call": call_every_tool,
+    "elicitation-sep1034-client-defaults": call_every_tool,
+    "sse-retry": call_every_tool,
+    "request-metadata": call_every_tool,
+    "sep-2322-client-request-state": call_every_tool,
+    "http-standard-headers": call_every_tool,
+    "http-custom-headers": call_every_tool,
+    "http-invalid-tool-headers": call_every_tool,
+    "json-schema-ref-no-deref": call_every_tool,
+    "json-schema-2020-12-preservation": call_every_tool,
+}
