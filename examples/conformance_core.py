@@ -69,11 +69,16 @@ async def call_every_tool(url: str, context: dict[str, Any]) -> None:
             print(f"called {tool.name}: error={result.is_error}")
 
 
-async def list_tools_only(url: str, context: dict[str, Any]) -> None:
-    """The schemas are what is checked: the host lists the tools and keeps them as sent."""
+async def echo_schema(url: str, context: dict[str, Any]) -> None:
+    """The echo tool takes back the schema the host kept for the other tool, verbatim."""
     async with Client.http(url, protocol=protocol()) as client:
-        for tool in await client.list_tools():
-            print(f"listed {tool.name}")
+        tools = await client.list_tools()
+        kept = {tool.name: tool.input_schema for tool in tools}
+        for tool in tools:
+            if tool.name != "json_schema_2020_12_tool":
+                schema = kept["json_schema_2020_12_tool"]
+                await client.call_tool(tool.name, {"schema": schema})
+                print(f"echoed the schema through {tool.name}")
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -87,5 +92,5 @@ SCENARIOS: dict[str, Scenario] = {
     "http-custom-headers": call_every_tool,
     "http-invalid-tool-headers": call_every_tool,
     "json-schema-ref-no-deref": call_every_tool,
-    "json-schema-2020-12-preservation": call_every_tool,
+    "json-schema-2020-12-preservation": echo_schema,
 }
