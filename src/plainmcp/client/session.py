@@ -55,6 +55,7 @@ from plainmcp.transports.stdout import release_stdout
 from plainmcp.wire import envelope, jsonrpc
 from plainmcp.wire.jsonrpc import INTERNAL_ERROR, Notification, Request
 from plainmcp.wire.meta import LOG_LEVELS
+from plainmcp.wire.param_headers import check_header_markers
 from plainmcp.wire.revisions import LATEST_HANDSHAKE, REVISIONS, Revision
 
 if TYPE_CHECKING:
@@ -262,6 +263,9 @@ class Client(Surface, TaskCalls):
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool, following `nextCursor` across pages."""
         tools: list[ToolInfo] = await self._every("tools/list")
+        rev = self.revision
+        if rev is not None and not rev.handshake:
+            tools = header_safe(tools)
         self._core.tool_schemas.update({t.name: t.input_schema for t in tools})
         self._task_support.update({t.name: t.task_support for t in tools})
         self._output_schemas.remember(tools)
@@ -431,3 +435,16 @@ class Client(Surface, TaskCalls):
         message = await questions.reply(self._callbacks, request, rev)
         with contextlib.suppress(McpError):
             await self._core.send(message)
+
+
+def header_safe(tools: list[ToolInfo]) -> list[ToolInfo]:
+    """The tools whose `x-mcp-header` markers keep the rules (2026-07-28): a client MUST
+    exclude the others, since their arguments cannot be mirrored into headers."""
+    kept: list[ToolInfo] = []
+    for tool in tools:
+        try:
+            check_header_markers(tool.input_schema)
+        except ValueError:
+            continue
+        kept.append(tool)
+    return kept
