@@ -82,6 +82,18 @@ async def call_with_unicode_headers(url: str, context: dict[str, Any]) -> None:
             print(f"called {tool.name}: error={result.is_error}")
 
 
+async def use_everything(url: str, context: dict[str, Any]) -> None:
+    """A host's whole session: tools called, resources listed and read, prompts listed and got."""
+    await call_every_tool(url, context)
+    async with Client.http(url, protocol=protocol()) as client:
+        for resource in await client.list_resources():
+            await client.read_resource(resource.uri)
+            print(f"read {resource.uri}")
+        for prompt in await client.list_prompts():
+            await client.get_prompt(prompt.name)
+            print(f"got prompt {prompt.name}")
+
+
 async def echo_schema(url: str, context: dict[str, Any]) -> None:
     """The echo tool takes back the schema the host kept for the other tool, verbatim."""
     async with Client.http(url, protocol=protocol()) as client:
@@ -101,7 +113,7 @@ SCENARIOS: dict[str, Scenario] = {
     "sse-retry": call_every_tool,
     "request-metadata": call_every_tool,
     "sep-2322-client-request-state": call_every_tool,
-    "http-standard-headers": call_every_tool,
+    "http-standard-headers": use_everything,
     "http-custom-headers": call_with_unicode_headers,
     "http-invalid-tool-headers": call_every_tool,
     "json-schema-ref-no-deref": call_every_tool,
