@@ -18,6 +18,7 @@ import httpx2
 
 from plainmcp.client.oauth import endpoint_auth, scopes
 from plainmcp.client.oauth.challenge import Challenge, bearer
+from plainmcp.client.oauth.endpoint_auth import TokenEndpointAuth
 from plainmcp.client.oauth.errors import TokenError
 from plainmcp.client.oauth.grants import AuthorizationCode, Grant
 from plainmcp.client.oauth.identity import ClientMetadata, RegisteredClient
@@ -26,6 +27,9 @@ from plainmcp.client.oauth.metadata import ServerMetadata
 from plainmcp.client.oauth.redirect import RedirectHandler
 from plainmcp.client.oauth.store import MemoryTokenStore, TokenStore
 from plainmcp.client.oauth.tokens import Token
+
+ClientAuth = Callable[[RegisteredClient, ServerMetadata], TokenEndpointAuth]
+"""Builds the client's token endpoint authentication for the server a login found."""
 
 
 def server_key(url: httpx2.URL | str) -> str:
@@ -79,7 +83,9 @@ class OAuth(httpx2.Auth):
     metadata document URL, used as its id where the server supports CIMD; else dynamic
     registration with `client_metadata`. `scopes`: asked for instead of the server's choice.
     `store`: credentials by server URL (default: in memory). `transport`: the HTTP transport
-    of the OAuth requests (tests). `clock`: seconds, for token expiry.
+    of the OAuth requests (tests). `clock`: seconds, for token expiry. `client_auth`: the
+    client's authentication at a server's token endpoint instead of its secret (e.g.
+    `PrivateKeyJwt.factory(...)`).
     """
 
     def __init__(
@@ -98,6 +104,7 @@ class OAuth(httpx2.Auth):
         transport: httpx2.AsyncBaseTransport | None = None,
         timeout: float = 30.0,
         clock: Callable[[], float] = time.time,
+        client_auth: ClientAuth | None = None,
     ) -> None:
         self.grant: Grant = grant if grant is not None else AuthorizationCode(redirect)
         self.store: TokenStore = store if store is not None else MemoryTokenStore()
@@ -111,6 +118,7 @@ class OAuth(httpx2.Auth):
         self.transport = transport
         self.timeout = timeout
         self.clock = clock
+        self.client_auth = client_auth
         self._credentials: dict[str, Credentials | None] = {}
         self._lock = anyio.Lock()
 
@@ -218,7 +226,13 @@ class OAuth(httpx2.Auth):
         server = ServerMetadata(issuer=current.issuer, token_endpoint=current.token_endpoint)
         async with self._http() as http:
             login = Login(
-                http, server, current.client, current.resource, current.scopes, self.clock
+                http,
+                server,
+                current.client,
+                current.resource,
+                current.scopes,
+                self.clock,
+                self._client_auth(current.client, server),
             )
             try:
                 token = await login.token_request(
@@ -249,11 +263,18 @@ class OAuth(httpx2.Auth):
                     server.scopes_supported,
                 )
             resource = found.resource_indicator(key)
-            login = Login(http, server, client, resource, asked, self.clock)
+            login = Login(
+                http, server, client, resource, asked, self.clock, self._client_auth(client, server)
+            )
             token = await self.grant.obtain(login)
         return await self._save(
             key, Credentials(token, client, server.issuer, server.token_endpoint, resource, asked)
         )
+
+    def _client_auth(
+        self, client: RegisteredClient, server: ServerMetadata
+    ) -> TokenEndpointAuth | None:
+        return self.client_auth(client, server) if self.client_auth is not None else None
 
     async def _identify(
         self, http: httpx2.AsyncClient, server: ServerMetadata, previous: Credentials | None

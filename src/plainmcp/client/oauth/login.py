@@ -132,9 +132,14 @@ class Login:
     resource: str | None
     scopes: tuple[str, ...]
     clock: Callable[[], float]
+    auth: endpoint_auth.TokenEndpointAuth | None = None
+    """The client's authentication at the token endpoint when not its registration's secret
+    (private_key_jwt, for one)."""
 
     @property
     def endpoint_auth(self) -> endpoint_auth.TokenEndpointAuth:
+        if self.auth is not None:
+            return self.auth
         return endpoint_auth.for_client(
             self.client.client_id, self.client.client_secret, self.client.auth_method
         )
