@@ -139,3 +139,24 @@ async def use(server_url: str, auth: OAuth) -> None:
 SCENARIOS["auth/client-credentials-basic"] = client_credentials
 SCENARIOS["auth/client-credentials-jwt"] = client_credentials
 SCENARIOS["auth/wif-jwt-bearer"] = workload_identity
+
+
+async def enterprise_managed(server_url: str, context: dict[str, Any]) -> None:
+    """Enterprise-managed authorization (io.modelcontextprotocol/enterprise-managed-
+    authorization): the user's IdP ID token exchanged at the IdP for an ID-JAG, traded at the
+    authorization server with the JWT bearer grant by the pre-registered client."""
+    from plainmcp.client.oauth.jwt_bearer import JwtBearer
+    from plainmcp.client.oauth.token_exchange import IdJagExchange
+
+    exchange = IdJagExchange(
+        context["idp_token_endpoint"], context["idp_id_token"], context["idp_client_id"]
+    )
+    auth = OAuth(
+        grant=JwtBearer(source=exchange),
+        client_id=context["client_id"],
+        client_secret=context["client_secret"],
+    )
+    await use(server_url, auth)
+
+
+SCENARIOS["auth/enterprise-managed-authorization"] = enterprise_managed

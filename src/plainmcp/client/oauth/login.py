@@ -25,7 +25,7 @@ MAX_DOCUMENT = 1 << 20
 """Bytes a metadata document or token answer may have."""
 
 
-async def _json(answer: httpx2.Response) -> Any:
+async def read_json(answer: httpx2.Response) -> Any:
     body = await answer.aread()
     if len(body) > MAX_DOCUMENT:
         return None
@@ -45,7 +45,7 @@ async def fetch_json(http: httpx2.AsyncClient, url: str) -> Any | None:
     if answer.status_code != 200:
         log.debug("no metadata at %s: HTTP %s", url, answer.status_code)
         return None
-    return await _json(answer)
+    return await read_json(answer)
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ async def register(
         raise RegistrationError(
             f"registration at {server.registration_endpoint} answered HTTP {answer.status_code}"
         )
-    return registered(await _json(answer), server.issuer, method)
+    return registered(await read_json(answer), server.issuer, method)
 
 
 @dataclass
@@ -157,7 +157,7 @@ class Login:
             answer = await self.http.post(self.server.token_endpoint, data=form, headers=headers)
         except httpx2.HTTPError as exc:
             raise token_error(0, {"error": "unreachable", "error_description": str(exc)}) from None
-        doc = await _json(answer)
+        doc = await read_json(answer)
         if answer.status_code != 200:
             raise token_error(answer.status_code, doc)
         asked = tuple(form["scope"].split()) if form.get("scope") else self.scopes
