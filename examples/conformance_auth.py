@@ -160,3 +160,22 @@ async def enterprise_managed(server_url: str, context: dict[str, Any]) -> None:
 
 
 SCENARIOS["auth/enterprise-managed-authorization"] = enterprise_managed
+
+
+async def dpop(server_url: str, context: dict[str, Any]) -> None:
+    """DPoP (io.modelcontextprotocol/auth/dpop): the host's usual login, its token bound to
+    a key of the client's and presented with a fresh proof on every request."""
+    from plainmcp.client.oauth.dpop import DPoPKey
+
+    auth = OAuth(
+        redirect=HeadlessRedirect(),
+        client_id=context.get("client_id"),
+        client_secret=context.get("client_secret"),
+        client_metadata_url=CLIENT_METADATA_URL,
+        dpop=DPoPKey(),
+    )
+    await use(server_url, auth)
+
+
+SCENARIOS["auth/dpop"] = dpop
+SCENARIOS["auth/dpop-nonce"] = dpop

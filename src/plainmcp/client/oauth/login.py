@@ -14,6 +14,7 @@ import httpx2
 
 from plainmcp.client.oauth import discovery, endpoint_auth
 from plainmcp.client.oauth.challenge import Challenge
+from plainmcp.client.oauth.dpop import NONCE_ERROR, DPoPKey
 from plainmcp.client.oauth.errors import DiscoveryError, RegistrationError
 from plainmcp.client.oauth.identity import ClientMetadata, RegisteredClient, registered
 from plainmcp.client.oauth.metadata import ProtectedResource, ServerMetadata
@@ -135,6 +136,9 @@ class Login:
     auth: endpoint_auth.TokenEndpointAuth | None = None
     """The client's authentication at the token endpoint when not its registration's secret
     (private_key_jwt, for one)."""
+    dpop: DPoPKey | None = None
+    """Asks for a DPoP-bound token: a proof on each token request, one retry on the server's
+    nonce (RFC 9449 §5, §8)."""
 
     @property
     def endpoint_auth(self) -> endpoint_auth.TokenEndpointAuth:
@@ -153,11 +157,23 @@ class Login:
             form["resource"] = self.resource
         headers = {"accept": "application/json"}
         self.endpoint_auth.apply(headers, form)
-        try:
-            answer = await self.http.post(self.server.token_endpoint, data=form, headers=headers)
-        except httpx2.HTTPError as exc:
-            raise token_error(0, {"error": "unreachable", "error_description": str(exc)}) from None
-        doc = await read_json(answer)
+        endpoint = self.server.token_endpoint
+        for _ in range(2):
+            if self.dpop is not None:
+                headers["dpop"] = self.dpop.proof("POST", endpoint)
+            try:
+                answer = await self.http.post(endpoint, data=form, headers=headers)
+            except httpx2.HTTPError as exc:
+                raise token_error(
+                    0, {"error": "unreachable", "error_description": str(exc)}
+                ) from None
+            doc = await read_json(answer)
+            if self.dpop is None or not self.dpop.learn(endpoint, answer.headers.get("dpop-nonce")):
+                break
+            if answer.status_code != 400 or not (
+                isinstance(doc, dict) and doc.get("error") == NONCE_ERROR
+            ):
+                break
         if answer.status_code != 200:
             raise token_error(answer.status_code, doc)
         asked = tuple(form["scope"].split()) if form.get("scope") else self.scopes
