@@ -93,3 +93,89 @@ NAMES = (
 SCENARIOS: dict[str, Callable[[str, dict[str, Any]], Awaitable[None]]] = dict.fromkeys(
     NAMES, log_in_and_use
 )
+
+
+# --- the authorization extensions (ext-auth): machine clients, no user ---------------------
+
+
+async def client_credentials(server_url: str, context: dict[str, Any]) -> None:
+    """A machine client (io.modelcontextprotocol/oauth-client-credentials): its secret, or a
+    private_key_jwt assertion signed with its key when the context gives one."""
+    from plainmcp.client.oauth.client_assertion import PrivateKeyJwt
+    from plainmcp.client.oauth.client_credentials import ClientCredentials
+
+    key = context.get("private_key_pem")
+    auth = OAuth(
+        grant=ClientCredentials(),
+        client_id=context["client_id"],
+        client_secret=context.get("client_secret"),
+        client_auth=(
+            PrivateKeyJwt.factory(key, context.get("signing_algorithm", "ES256")) if key else None
+        ),
+    )
+    await use(server_url, auth)
+
+
+async def workload_identity(server_url: str, context: dict[str, Any]) -> None:
+    """Workload identity federation (io.modelcontextprotocol/auth/wif): the workload's JWT,
+    as its platform would hand it over, exchanged with the JWT bearer grant."""
+    from plainmcp.client.oauth.jwt_bearer import JwtBearer
+
+    auth = OAuth(grant=JwtBearer(context["valid_jwt"]), client_id=context["client_id"])
+    await use(server_url, auth)
+
+
+async def use(server_url: str, auth: OAuth) -> None:
+    """Connect with `auth`, list the tools, call each one."""
+    protocol = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION", "auto")
+    async with Client.http(server_url, auth=auth, protocol=protocol) as client:
+        tools = await client.list_tools()
+        print(f"tools: {[tool.name for tool in tools]}")
+        for tool in tools:
+            result = await client.call_tool(tool.name, {})
+            print(f"called {tool.name}: {result.text}")
+
+
+SCENARIOS["auth/client-credentials-basic"] = client_credentials
+SCENARIOS["auth/client-credentials-jwt"] = client_credentials
+SCENARIOS["auth/wif-jwt-bearer"] = workload_identity
+
+
+async def enterprise_managed(server_url: str, context: dict[str, Any]) -> None:
+    """Enterprise-managed authorization (io.modelcontextprotocol/enterprise-managed-
+    authorization): the user's IdP ID token exchanged at the IdP for an ID-JAG, traded at the
+    authorization server with the JWT bearer grant by the pre-registered client."""
+    from plainmcp.client.oauth.jwt_bearer import JwtBearer
+    from plainmcp.client.oauth.token_exchange import IdJagExchange
+
+    exchange = IdJagExchange(
+        context["idp_token_endpoint"], context["idp_id_token"], context["idp_client_id"]
+    )
+    auth = OAuth(
+        grant=JwtBearer(source=exchange),
+        client_id=context["client_id"],
+        client_secret=context["client_secret"],
+    )
+    await use(server_url, auth)
+
+
+SCENARIOS["auth/enterprise-managed-authorization"] = enterprise_managed
+
+
+async def dpop(server_url: str, context: dict[str, Any]) -> None:
+    """DPoP (io.modelcontextprotocol/auth/dpop): the host's usual login, its token bound to
+    a key of the client's and presented with a fresh proof on every request."""
+    from plainmcp.client.oauth.dpop import DPoPKey
+
+    auth = OAuth(
+        redirect=HeadlessRedirect(),
+        client_id=context.get("client_id"),
+        client_secret=context.get("client_secret"),
+        client_metadata_url=CLIENT_METADATA_URL,
+        dpop=DPoPKey(),
+    )
+    await use(server_url, auth)
+
+
+SCENARIOS["auth/dpop"] = dpop
+SCENARIOS["auth/dpop-nonce"] = dpop

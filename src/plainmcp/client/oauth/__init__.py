@@ -5,7 +5,9 @@ metadata.py (the two metadata documents, checked), scopes.py (which scopes to as
 authorize.py (PKCE, state, RFC 9207 iss), tokens.py, identity.py (pre-registered, CIMD, DCR),
 endpoint_auth.py (client authentication at the token endpoint), store.py (TokenStore: memory,
 file); the I/O: login.py, grants.py (Grant: how a token is obtained), redirect.py (the
-loopback redirect) and flow.py (OAuth). Needs `plainmcp[oauth]`."""
+loopback redirect) and flow.py (OAuth); the ext-auth pieces: client_credentials.py,
+client_assertion.py (private_key_jwt), jwt_bearer.py, token_exchange.py (ID-JAG), dpop.py.
+Needs `plainmcp[oauth]`."""
 
 from plainmcp.client.oauth.errors import (
     AuthorizationError,

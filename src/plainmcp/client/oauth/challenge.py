@@ -60,10 +60,11 @@ def parse(header: str) -> list[Challenge]:
     return [Challenge(name, params) for name, params in found]
 
 
-def bearer(headers: Iterable[str]) -> Challenge | None:
-    """The Bearer challenge among the WWW-Authenticate header values, if any."""
+def bearer(headers: Iterable[str], scheme: str = "bearer") -> Challenge | None:
+    """The Bearer challenge (or `scheme`'s: dpop) among the WWW-Authenticate header values,
+    if any."""
     for value in headers:
         for challenge in parse(value):
-            if challenge.scheme == "bearer":
+            if challenge.scheme == scheme:
                 return challenge
     return None

@@ -18,6 +18,8 @@ import httpx2
 
 from plainmcp.client.oauth import endpoint_auth, scopes
 from plainmcp.client.oauth.challenge import Challenge, bearer
+from plainmcp.client.oauth.dpop import NONCE_ERROR, DPoPKey
+from plainmcp.client.oauth.endpoint_auth import TokenEndpointAuth
 from plainmcp.client.oauth.errors import TokenError
 from plainmcp.client.oauth.grants import AuthorizationCode, Grant
 from plainmcp.client.oauth.identity import ClientMetadata, RegisteredClient
@@ -26,6 +28,9 @@ from plainmcp.client.oauth.metadata import ServerMetadata
 from plainmcp.client.oauth.redirect import RedirectHandler
 from plainmcp.client.oauth.store import MemoryTokenStore, TokenStore
 from plainmcp.client.oauth.tokens import Token
+
+ClientAuth = Callable[[RegisteredClient, ServerMetadata], TokenEndpointAuth]
+"""Builds the client's token endpoint authentication for the server a login found."""
 
 
 def server_key(url: httpx2.URL | str) -> str:
@@ -79,7 +84,10 @@ class OAuth(httpx2.Auth):
     metadata document URL, used as its id where the server supports CIMD; else dynamic
     registration with `client_metadata`. `scopes`: asked for instead of the server's choice.
     `store`: credentials by server URL (default: in memory). `transport`: the HTTP transport
-    of the OAuth requests (tests). `clock`: seconds, for token expiry.
+    of the OAuth requests (tests). `clock`: seconds, for token expiry. `client_auth`: the
+    client's authentication at a server's token endpoint instead of its secret (e.g.
+    `PrivateKeyJwt.factory(...)`). `dpop`: a DPoPKey to ask for sender-constrained tokens
+    with and present them by (RFC 9449), retrying once on a server's new nonce.
     """
 
     def __init__(
@@ -98,6 +106,8 @@ class OAuth(httpx2.Auth):
         transport: httpx2.AsyncBaseTransport | None = None,
         timeout: float = 30.0,
         clock: Callable[[], float] = time.time,
+        client_auth: ClientAuth | None = None,
+        dpop: DPoPKey | None = None,
     ) -> None:
         self.grant: Grant = grant if grant is not None else AuthorizationCode(redirect)
         self.store: TokenStore = store if store is not None else MemoryTokenStore()
@@ -111,6 +121,8 @@ class OAuth(httpx2.Auth):
         self.transport = transport
         self.timeout = timeout
         self.clock = clock
+        self.client_auth = client_auth
+        self.dpop = dpop
         self._credentials: dict[str, Credentials | None] = {}
         self._lock = anyio.Lock()
 
@@ -124,10 +136,12 @@ class OAuth(httpx2.Auth):
             current = await self._current(key)
         sent = self._present(request, current)
         response = yield request
+        if self._nonce_retry(request, response, current):
+            response = yield request
         logins = 0
         fresh = False  # the token just sent comes from a login of this request
         while logins < self.max_logins:
-            challenge = bearer(response.headers.get_list("www-authenticate"))
+            challenge = self._challenge(response)
             step_up = (
                 response.status_code == 403
                 and challenge is not None
@@ -162,9 +176,37 @@ class OAuth(httpx2.Auth):
                     fresh = True
             sent = self._present(request, current)
             response = yield request
+            if self._nonce_retry(request, response, current):
+                response = yield request
+
+    def _challenge(self, response: httpx2.Response) -> Challenge | None:
+        values = response.headers.get_list("www-authenticate")
+        found = bearer(values, "dpop") if self.dpop is not None else None
+        return found if found is not None else bearer(values)
+
+    def _nonce_retry(
+        self, request: httpx2.Request, response: httpx2.Response, current: Credentials | None
+    ) -> bool:
+        """A DPoP server's 401 use_dpop_nonce with a new nonce: the request re-proved with
+        it, to send once more (RFC 9449 §9)."""
+        if self.dpop is None or response.status_code != 401:
+            return False
+        challenge = bearer(response.headers.get_list("www-authenticate"), "dpop")
+        if challenge is None or challenge.error != NONCE_ERROR:
+            return False
+        if not self.dpop.learn(str(request.url), response.headers.get("dpop-nonce")):
+            return False
+        self._present(request, current)
+        return True
 
     def present(self, request: httpx2.Request, token: Token) -> None:
         """Put the token on a request (RFC 6750 §2.1); extensions bind theirs (DPoP)."""
+        if self.dpop is not None and token.token_type.lower() == "dpop":
+            request.headers["authorization"] = f"DPoP {token.access_token}"
+            request.headers["dpop"] = self.dpop.proof(
+                request.method, str(request.url), token.access_token
+            )
+            return
         request.headers["authorization"] = f"Bearer {token.access_token}"
 
     def _present(self, request: httpx2.Request, current: Credentials | None) -> str | None:
@@ -218,7 +260,14 @@ class OAuth(httpx2.Auth):
         server = ServerMetadata(issuer=current.issuer, token_endpoint=current.token_endpoint)
         async with self._http() as http:
             login = Login(
-                http, server, current.client, current.resource, current.scopes, self.clock
+                http,
+                server,
+                current.client,
+                current.resource,
+                current.scopes,
+                self.clock,
+                self._client_auth(current.client, server),
+                self.dpop,
             )
             try:
                 token = await login.token_request(
@@ -249,11 +298,17 @@ class OAuth(httpx2.Auth):
                     server.scopes_supported,
                 )
             resource = found.resource_indicator(key)
-            login = Login(http, server, client, resource, asked, self.clock)
+            auth = self._client_auth(client, server)
+            login = Login(http, server, client, resource, asked, self.clock, auth, self.dpop)
             token = await self.grant.obtain(login)
         return await self._save(
             key, Credentials(token, client, server.issuer, server.token_endpoint, resource, asked)
         )
+
+    def _client_auth(
+        self, client: RegisteredClient, server: ServerMetadata
+    ) -> TokenEndpointAuth | None:
+        return self.client_auth(client, server) if self.client_auth is not None else None
 
     async def _identify(
         self, http: httpx2.AsyncClient, server: ServerMetadata, previous: Credentials | None

@@ -14,6 +14,7 @@ import httpx2
 
 from plainmcp.client.oauth import discovery, endpoint_auth
 from plainmcp.client.oauth.challenge import Challenge
+from plainmcp.client.oauth.dpop import NONCE_ERROR, DPoPKey
 from plainmcp.client.oauth.errors import DiscoveryError, RegistrationError
 from plainmcp.client.oauth.identity import ClientMetadata, RegisteredClient, registered
 from plainmcp.client.oauth.metadata import ProtectedResource, ServerMetadata
@@ -25,7 +26,7 @@ MAX_DOCUMENT = 1 << 20
 """Bytes a metadata document or token answer may have."""
 
 
-async def _json(answer: httpx2.Response) -> Any:
+async def read_json(answer: httpx2.Response) -> Any:
     body = await answer.aread()
     if len(body) > MAX_DOCUMENT:
         return None
@@ -45,7 +46,7 @@ async def fetch_json(http: httpx2.AsyncClient, url: str) -> Any | None:
     if answer.status_code != 200:
         log.debug("no metadata at %s: HTTP %s", url, answer.status_code)
         return None
-    return await _json(answer)
+    return await read_json(answer)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ async def register(
         raise RegistrationError(
             f"registration at {server.registration_endpoint} answered HTTP {answer.status_code}"
         )
-    return registered(await _json(answer), server.issuer, method)
+    return registered(await read_json(answer), server.issuer, method)
 
 
 @dataclass
@@ -132,9 +133,17 @@ class Login:
     resource: str | None
     scopes: tuple[str, ...]
     clock: Callable[[], float]
+    auth: endpoint_auth.TokenEndpointAuth | None = None
+    """The client's authentication at the token endpoint when not its registration's secret
+    (private_key_jwt, for one)."""
+    dpop: DPoPKey | None = None
+    """Asks for a DPoP-bound token: a proof on each token request, one retry on the server's
+    nonce (RFC 9449 §5, §8)."""
 
     @property
     def endpoint_auth(self) -> endpoint_auth.TokenEndpointAuth:
+        if self.auth is not None:
+            return self.auth
         return endpoint_auth.for_client(
             self.client.client_id, self.client.client_secret, self.client.auth_method
         )
@@ -148,11 +157,23 @@ class Login:
             form["resource"] = self.resource
         headers = {"accept": "application/json"}
         self.endpoint_auth.apply(headers, form)
-        try:
-            answer = await self.http.post(self.server.token_endpoint, data=form, headers=headers)
-        except httpx2.HTTPError as exc:
-            raise token_error(0, {"error": "unreachable", "error_description": str(exc)}) from None
-        doc = await _json(answer)
+        endpoint = self.server.token_endpoint
+        for _ in range(2):
+            if self.dpop is not None:
+                headers["dpop"] = self.dpop.proof("POST", endpoint)
+            try:
+                answer = await self.http.post(endpoint, data=form, headers=headers)
+            except httpx2.HTTPError as exc:
+                raise token_error(
+                    0, {"error": "unreachable", "error_description": str(exc)}
+                ) from None
+            doc = await read_json(answer)
+            if self.dpop is None or not self.dpop.learn(endpoint, answer.headers.get("dpop-nonce")):
+                break
+            if answer.status_code != 400 or not (
+                isinstance(doc, dict) and doc.get("error") == NONCE_ERROR
+            ):
+                break
         if answer.status_code != 200:
             raise token_error(answer.status_code, doc)
         asked = tuple(form["scope"].split()) if form.get("scope") else self.scopes
