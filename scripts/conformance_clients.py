@@ -47,23 +47,27 @@ def client_scenarios(suite: str) -> dict[str, list[str]]:
     return {m[1]: m[2].split(",") for line in section.splitlines() if (m := LISTED.match(line))}
 
 
-def revisions(name: str, listed: list[str]) -> list[tuple[str, bool]]:
-    """(revision, forced) pairs to run `name` at."""
+def revisions(suite: str, name: str, listed: list[str]) -> list[tuple[str, bool]]:
+    """(revision, forced) pairs to run `name` at; 0.1.16 has no --force and no 2026-07-28: it runs
+    an extension scenario without a revision ("")."""
     if listed != ["extension"]:
         return [(v, False) for v in listed]
+    if suite == "stable":
+        return [("", False)]
     prefix = next(p for p in EXTENSION_REVISIONS if name.startswith(p))
     return [(v, True) for v in EXTENSION_REVISIONS[prefix]]
 
 
 def run_one(out: Path, suite: str, name: str, version: str, forced: bool) -> str | None:
     """None when every check succeeded, else what went wrong."""
-    where = out / suite / version / name.replace("/", "_")
+    where = out / suite / (version or "extension") / name.replace("/", "_")
     where.mkdir(parents=True, exist_ok=True)
     command = [
         NODE, str(NODE_DIR / SUITES[suite] / "dist/index.js"), "client",
-        "--command", f"{PYTHON} {RUNNER}", "--scenario", name, "--spec-version", version,
+        "--command", f"{PYTHON} {RUNNER}", "--scenario", name,
         "-o", str(where),
-    ] + (["--force"] if forced else [])  # fmt: skip
+    ] + (["--spec-version", version] if version else [])  # fmt: skip
+    command += ["--force"] if forced else []
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=180)
     (where / "suite.log").write_text(done.stdout + done.stderr)
     found = sorted(where.rglob("checks.json"))
@@ -87,7 +91,7 @@ def main() -> int:
         for suite in SUITES
         for name, listed in client_scenarios(suite).items()
         if name in known and (suite, name) not in NOT_RUN
-        for version, forced in revisions(name, listed)
+        for version, forced in revisions(suite, name, listed)
     ]
     never = sorted(set(known) - {name for _, name, _, _ in runs})
     with ThreadPoolExecutor(max_workers=3) as pool:
