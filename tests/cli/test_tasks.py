@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from plainmcp.cli.task import reattach_command
 from tests.http_server import HttpServer, http_server
 
 
@@ -142,6 +143,19 @@ def test_reattach_waits_for_the_result_and_prints_it(served: HttpServer) -> None
     waited = plainmcp("task", served.url, task_id)
     assert (waited.returncode, waited.stdout) == (0, "built site\n")
     assert waited.stderr.replace(task_id, "ID").splitlines()[-1] == "task ID: completed"
+
+
+def test_an_id_that_starts_with_a_dash_is_reattached_after_double_dash(
+    served: HttpServer,
+) -> None:
+    assert reattach_command("URL", "-x1") == "plainmcp task URL -- -x1"
+    assert reattach_command("URL", "x-1") == "plainmcp task URL x-1"
+    proc = plainmcp("task", served.url, "--", "-x1")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        1,
+        "",
+        "plainmcp task: No task '-x1': Failed to retrieve task: Task not found\n",
+    )
 
 
 def test_an_unknown_task_id_exits_1_saying_so(served: HttpServer) -> None:

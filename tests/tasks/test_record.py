@@ -7,10 +7,10 @@ import pytest
 from plainmcp.tasks import TaskRecord, new_task_id
 
 
-def test_ids_are_long_random_and_url_safe() -> None:
+def test_ids_are_long_random_and_hex_so_none_reads_as_an_option() -> None:
     ids = {new_task_id() for _ in range(1000)}
     assert len(ids) == 1000
-    assert all(len(i) == 32 and i.replace("-", "").replace("_", "").isalnum() for i in ids)
+    assert all(len(i) == 48 and set(i) <= set("0123456789abcdef") for i in ids)
 
 
 def test_a_record_with_an_unknown_status_is_refused() -> None:

@@ -66,11 +66,18 @@ class TaskCall:
         assert handle.state is not None
         self.feedback.say(status_line(handle.id, handle.state))
         if args.detach:
-            again = f"plainmcp task {args.target} {handle.id}"
+            again = reattach_command(args.target, handle.id)
             self.feedback.say(f"(detached: `{again}` waits for it, `{again} --cancel` ends it)")
             print(handle.id)
             return 0
         return await follow(handle, self.feedback)
+
+
+def reattach_command(target: str, task_id: str) -> str:
+    """The command that reattaches to a task; `--` before an id that would read as an option
+    (another server's ids may start with `-`)."""
+    separator = "-- " if task_id.startswith("-") else ""
+    return f"plainmcp task {target} {separator}{task_id}"
 
 
 async def follow(handle: TaskHandle, feedback: Feedback) -> CallToolResult:

@@ -27,8 +27,10 @@ TERMINAL: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
 
 def new_task_id() -> str:
     """An unguessable id (192 random bits): holding one is how a client names its task, so it
-    must not be derivable from another (the owner check stands behind it too)."""
-    return secrets.token_urlsafe(24)
+    must not be derivable from another (the owner check stands behind it too). Hex, because
+    people paste it into `plainmcp task URL ID`: a URL-safe id starts with `-` one time in 64
+    and reads as an option there."""
+    return secrets.token_hex(24)
 
 
 @dataclass(frozen=True, slots=True)
