@@ -160,6 +160,7 @@ async def enterprise_managed(server_url: str, context: dict[str, Any]) -> None:
 
 
 SCENARIOS["auth/enterprise-managed-authorization"] = enterprise_managed
+SCENARIOS["auth/cross-app-access-complete-flow"] = enterprise_managed  # 0.1.16's name for it
 
 
 async def dpop(server_url: str, context: dict[str, Any]) -> None:

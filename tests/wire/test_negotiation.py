@@ -55,3 +55,14 @@ def test_initialize_refused_with_unsupported_version_probes_again_once() -> None
     assert negotiation.after_handshake_error(-32022, data, retried=False) == Probe("2026-07-28")
     assert negotiation.after_handshake_error(-32022, data, retried=True) is None
     assert negotiation.after_handshake_error(-32602, data, retried=False) is None
+
+
+def test_a_fixed_revision_refused_though_listed_is_asked_again_once() -> None:
+    data = {"supported": ["2026-07-28"], "requested": "2026-07-28"}
+    assert negotiation.ask_again("2026-07-28", -32022, data, retried=False) is True
+    assert negotiation.ask_again("2026-07-28", -32022, data, retried=True) is False
+    assert (
+        negotiation.ask_again("2026-07-28", -32022, {"supported": ["2027-01-01"]}, retried=False)
+        is False
+    )
+    assert negotiation.ask_again("2026-07-28", -32601, data, retried=False) is False

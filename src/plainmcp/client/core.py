@@ -104,6 +104,8 @@ class Core:
         """The transport mirrors tool arguments into headers (HTTP): it needs the schemas."""
         self.tool_schemas: dict[str, dict[str, Any]] = {}
         """Input schemas of the tools listed so far, by name."""
+        self.sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+        """How the transport waits before reconnecting (the client's `poll_sleep`)."""
 
     @property
     def protocol_version(self) -> str:
@@ -231,6 +233,11 @@ class Core:
         if waiter is not None and progress is not None:
             for sink in waiter.progress:
                 listeners.queue_call(sink, progress)
+
+    def awaiting(self, request_id: RequestId) -> bool:
+        """The request is still waiting for its answer."""
+        waiter = self._pending.get(request_id)
+        return waiter is not None and not waiter.answered
 
     def fail(self, request_id: RequestId, error: McpError) -> None:
         """End a request the transport could not deliver (or got no reply to)."""

@@ -115,7 +115,15 @@ async def negotiate(opening: Opening, protocol: str, timeout: float) -> None:
             await initialize(opening, protocol)
             return
         rev = REVISIONS[protocol]
-        opening.opened(adopted(rev, await opening.ask(DISCOVER, None, rev, timeout)))
+        try:
+            result = await opening.ask(DISCOVER, None, rev, timeout)
+        except ConnectionClosed:
+            raise
+        except McpError as exc:
+            if not negotiation.ask_again(protocol, exc.code, exc.data, retried=False):
+                raise
+            result = await opening.ask(DISCOVER, None, rev, timeout)
+        opening.opened(adopted(rev, result))
         return
     version = negotiation.first_probe()
     retried = False

@@ -41,6 +41,10 @@ from plainmcp.wire.request_headers import stateless_headers
 log = logging.getLogger("plainmcp.client")
 
 ACCEPT = "application/json, text/event-stream"
+RESUME_AFTER_MS = 1000
+"""The wait before resuming a stream whose server gave no `retry`."""
+MAX_RESUMES = 3
+"""Reconnects in a row that bring no new event before the request is given up."""
 S = TypeVar("S")
 
 
@@ -84,7 +88,7 @@ class HttpLink:
                 self.stateless[requests[0].id] = scope
             self.tasks.start_soon(self._post_request, data, [r.id for r in requests], extra, scope)
         else:
-            await self._post(data)
+            await self._post(data, answers=False)
 
     def _stateless_headers(self, request: Request) -> dict[str, str]:
         schema = None
@@ -115,7 +119,9 @@ class HttpLink:
         )
         with scope:
             try:
-                await self._post(data, extra)
+                stream = await self._post(data, extra)
+                if not extra:  # a session's stream resumes; a stateless one is lost
+                    await self._resume(stream, ids)
             except McpError as exc:
                 error = exc
             finally:
@@ -126,17 +132,48 @@ class HttpLink:
         for request_id in ids:
             self.core.fail(request_id, error)
 
-    async def _post(self, data: bytes, extra: dict[str, str] | None = None) -> None:
+    async def _post(
+        self, data: bytes, extra: dict[str, str] | None = None, *, answers: bool = True
+    ) -> EventReader | None:
+        """Post `data`; the SSE stream it was answered with, once ended (None: JSON). A
+        notification or response (`answers` False) has no answer: a 2xx accepts it and any
+        body is not read (some servers send 200 with one instead of 202)."""
         headers = {**self._headers(), "content-type": "application/json", **(extra or {})}
         if extra:  # a stateless request: its own version header, and no session
             headers.pop("mcp-session-id", None)
         try:
             async with self.http.stream("POST", self.url, content=data, headers=headers) as answer:
-                await self._read(answer)
+                if not answers and answer.status_code < 300:
+                    return None
+                return await self._read(answer)
         except httpx2.HTTPError as exc:
             raise ConnectionClosed(f"HTTP POST to {self.url} failed: {exc}") from None
 
-    async def _read(self, answer: httpx2.Response) -> None:
+    async def _resume(self, stream: EventReader | None, ids: list[RequestId]) -> None:
+        """A stream that ended before its reply, having given an event id, is resumed (SEP-1699):
+        after the server's `retry`, a GET with Last-Event-ID, and again while events come."""
+        assert self.core is not None
+        idle = 0
+        while (
+            stream is not None
+            and stream.last_id is not None
+            and idle < MAX_RESUMES
+            and any(self.core.awaiting(request_id) for request_id in ids)
+        ):
+            retry = stream.retry_ms if stream.retry_ms is not None else RESUME_AFTER_MS
+            await self.core.sleep(retry / 1000)
+            last = stream.last_id
+            headers = {**self._headers("text/event-stream"), "last-event-id": last}
+            try:
+                async with self.http.stream("GET", self.url, headers=headers) as answer:
+                    stream = await self._read(answer, EventReader(last, stream.retry_ms))
+            except httpx2.HTTPError as exc:
+                raise ConnectionClosed(f"HTTP GET to {self.url} failed: {exc}") from None
+            idle = idle + 1 if stream is None or stream.last_id == last else 0
+
+    async def _read(
+        self, answer: httpx2.Response, reader: EventReader | None = None
+    ) -> EventReader | None:
         assert self.core is not None
         if self.session_id is None and "mcp-session-id" in answer.headers:
             self.session_id = answer.headers["mcp-session-id"]
@@ -152,11 +189,11 @@ class HttpLink:
             raise http_error(answer.status_code, await answer.aread())
         kind = answer.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "text/event-stream":
-            await self._events(answer)
-        else:
-            body = await self._body(answer)
-            if body.strip():
-                self.core.receive(body)
+            return await self._events(answer, reader or EventReader())
+        body = await self._body(answer)
+        if body.strip():
+            self.core.receive(body)
+        return None
 
     async def _body(self, answer: httpx2.Response) -> bytes:
         """The answer's body, refused once it grows past the client's limit."""
@@ -169,10 +206,9 @@ class HttpLink:
                 raise too_large(limit)
         return bytes(body)
 
-    async def _events(self, answer: httpx2.Response) -> None:
+    async def _events(self, answer: httpx2.Response, reader: EventReader) -> EventReader:
         assert self.core is not None
         limit = self.core.max_message_size
-        reader = EventReader()
         size = 0
         async for line in answer.aiter_lines():
             size = size + len(line) if line else 0
@@ -181,6 +217,7 @@ class HttpLink:
             event = reader.line(line)
             if event is not None and event[0] == "message":
                 self.core.receive(event[1].encode())
+        return reader
 
     async def listen(self) -> None:
         """The GET stream, for as long as the server keeps it open (405: it offers none)."""
@@ -190,7 +227,7 @@ class HttpLink:
             ) as answer:
                 kind = answer.headers.get("content-type", "")
                 if answer.status_code == 200 and kind.startswith("text/event-stream"):
-                    await self._events(answer)
+                    await self._events(answer, EventReader())
                 else:
                     log.debug("no GET stream: HTTP %s", answer.status_code)
         except httpx2.HTTPError as exc:

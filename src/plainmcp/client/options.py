@@ -35,8 +35,8 @@ class ClientOptions(TypedDict, total=False):
     max_message_size: int
     discover_timeout: float
     poll_sleep: Callable[[float], Awaitable[None]]
-    """How the client waits between a task's polls (default `anyio.sleep`): a test passes
-    its own to drive time."""
+    """How the client waits between a task's polls and before resuming an HTTP stream
+    (default `anyio.sleep`): a test passes its own to drive time."""
 
 
 class _Default:

@@ -117,6 +117,7 @@ class Client(Surface, TaskCalls):
         self._log_level = level
         self._timeout = options.get("request_timeout")
         self._poll_sleep = options.get("poll_sleep", anyio.sleep)
+        self._core.sleep = self._poll_sleep
         self._task_support: dict[str, str | None] = {}
         self._core.max_message_size = options.get("max_message_size", DEFAULT_MAX_MESSAGE)
         self._discover_timeout = options.get("discover_timeout", DISCOVER_TIMEOUT)

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 class EventReader:
     """Feed it a stream's lines (without their line ending); `line` returns an event's data
-    when a blank line ends one. Comments (keep-alives), `id` and `retry` are skipped."""
+    when a blank line ends one. Comments (keep-alives) are skipped; the last event id and
+    `retry` are kept, for resuming the stream (SEP-1699)."""
 
-    def __init__(self) -> None:
+    def __init__(self, last_id: str | None = None, retry_ms: int | None = None) -> None:
         self._data: list[str] = []
         self._kind = "message"
+        self.last_id = last_id
+        """The last event id seen: a GET sends it as Last-Event-ID to resume after it."""
+        self.retry_ms = retry_ms
+        """How long the server asked a client to wait before reconnecting."""
 
     def line(self, line: str) -> tuple[str, str] | None:
         """(event type, data) when `line` ends an event that carried data, else None (also for
@@ -26,4 +31,8 @@ class EventReader:
             self._data.append(value)
         elif name == "event":
             self._kind = value or "message"
+        elif name == "id" and "\0" not in value:
+            self.last_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self.retry_ms = int(value)
         return None

@@ -101,3 +101,13 @@ def after_handshake_error(code: int, data: object, *, retried: bool) -> Probe | 
         return None
     mutual = _mutual(data.get("supported") if isinstance(data, dict) else None)
     return Probe(mutual[-1]) if mutual else None
+
+
+def ask_again(protocol: str, code: int, data: object, *, retried: bool) -> bool:
+    """A fixed revision's server/discover refused with -32022 that names `protocol` among the
+    supported ones (a server that rejects a client's first request until it has seen a
+    supported version stated, as SEP-2575 allows): send it once more; any other refusal stands."""
+    if code != UNSUPPORTED_PROTOCOL_VERSION or retried:
+        return False
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return isinstance(supported, list) and protocol in supported
