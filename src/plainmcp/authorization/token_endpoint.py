@@ -1,7 +1,9 @@
 """The token endpoint and revocation, machine to machine: a client authenticated, its code
 or refresh token redeemed once (a refresh token rotated on every use, a reused one ending its
 family: RFC 9700 §4.14.2), the proxy's access token and a new refresh token issued; /revoke
-(RFC 7009) ending a client's own token."""
+(RFC 7009) ending a client's own token. Ending a grant (a refresh token revoked, or reused)
+ends its access tokens too: they name it (tokens.py), and its id is kept revoked as long as
+they could live."""
 
 from __future__ import annotations
 
@@ -57,14 +59,17 @@ class TokenEndpoint:
         token = single(request.form, "token")
         if not token:
             return oauth_error(400, "invalid_request", "token is missing")
+        # token_type_hint is not needed: both kinds are looked for (§2.1 lets a server ignore it).
         store = self.shared.store
-        hint = single(request.form, "token_type_hint")
-        if hint != "access_token":
-            record = await store.get("refresh", tokens.digest(token))
-            if record is not None and record["client_id"] == client.client_id:
-                await self._end_family(str(record["family"]))
-                await store.delete("refresh", tokens.digest(token))
-                return Response(200, NO_STORE)
+        key = tokens.digest(token)
+        # A live refresh token, or one rotated out (still its grant's: a revocation racing a
+        # refresh finds it spent, and the grant ends all the same).
+        record = await store.get("refresh", key) or await store.get("spent", key)
+        if record is not None:
+            if record.get("client_id") == client.client_id:
+                await self._end_grant(str(record["family"]))
+                await store.delete("refresh", key)
+            return Response(200, NO_STORE)
         try:
             claims = tokens.decoded(self.shared.key, self.shared.issuer, None, token)
         except jwt.PyJWTError:  # not one of our JWTs: nothing to revoke
@@ -72,7 +77,7 @@ class TokenEndpoint:
         if claims.get("client_id") == client.client_id:
             left = float(claims["exp"]) - self.shared.clock()
             if left > 0:
-                await store.put("revoked", str(claims["jti"]), {}, left)
+                await tokens.revoke_token(store, str(claims["jti"]), left)
         return Response(200, NO_STORE)
 
     async def _authenticated(self, request: Request) -> Registered | Response:
@@ -109,8 +114,11 @@ class TokenEndpoint:
         if problem:
             log.warning("authorization code refused for client %s: %s", client.client_id, problem)
             return oauth_error(400, "invalid_grant", problem)
-        grant = Grant(record["subject"], client.client_id, record["scope"], record["resource"])
-        return await self._issue(grant, family=tokens.opaque())
+        family = tokens.opaque()
+        grant = Grant(
+            record["subject"], client.client_id, record["scope"], record["resource"], family
+        )
+        return await self._issue(grant)
 
     async def _refresh(self, request: Request, client: Registered) -> Response:
         presented = single(request.form, "refresh_token")
@@ -122,20 +130,23 @@ class TokenEndpoint:
         if record is None:
             spent = await store.get("spent", key)
             if spent is not None:
-                # A rotated-out token used again: it leaked. The family's live token dies too.
-                await self._end_family(str(spent["family"]))
-                log.warning("a used refresh token was presented again: its family is revoked")
+                # A rotated-out token used again: it leaked. The whole grant ends: its live
+                # refresh token and its access tokens.
+                await self._end_grant(str(spent["family"]))
+                log.warning("a used refresh token was presented again: its grant is revoked")
             return oauth_error(400, "invalid_grant", "the refresh token is unknown or used")
+        family = str(record["family"])
+        spent = {"family": family, "client_id": record["client_id"]}
+        await store.put("spent", key, spent, self.shared.ttl.refresh)
         if record["client_id"] != client.client_id:
             return oauth_error(400, "invalid_grant", "the refresh token is another client's")
         scope = grants.narrowed_scope(record["scope"], single(request.form, "scope"))
         if scope is None:
             return oauth_error(400, "invalid_scope", "a refresh cannot add scopes")
-        await store.put("spent", key, {"family": record["family"]}, self.shared.ttl.refresh)
-        grant = Grant(record["subject"], client.client_id, scope, record["resource"])
-        return await self._issue(grant, family=str(record["family"]), base_scope=record["scope"])
+        grant = Grant(record["subject"], client.client_id, scope, record["resource"], family)
+        return await self._issue(grant, base_scope=record["scope"])
 
-    async def _issue(self, grant: Grant, *, family: str, base_scope: str | None = None) -> Response:
+    async def _issue(self, grant: Grant, *, base_scope: str | None = None) -> Response:
         shared = self.shared
         ttl = shared.ttl
         access, _, _ = tokens.access_token(
@@ -147,10 +158,17 @@ class TokenEndpoint:
             "subject": grant.subject,
             "scope": base_scope or grant.scope,
             "resource": grant.resource,
-            "family": family,
+            "family": grant.grant_id,
         }
         await shared.store.put("refresh", tokens.digest(refresh), record, ttl.refresh)
-        await shared.store.put("family", family, {"live": tokens.digest(refresh)}, ttl.refresh)
+        live = {"live": tokens.digest(refresh)}
+        await shared.store.put("family", grant.grant_id, live, ttl.refresh)
+        if await tokens.grant_revoked(shared.store, grant.grant_id):
+            # Revoked while this refresh ran: what was just stored ends with it (the
+            # revocation marks the grant before it ends the family, so one of them sees the
+            # other).
+            await self._end_family(grant.grant_id)
+            return oauth_error(400, "invalid_grant", "the grant was revoked")
         body: dict[str, Any] = {
             "access_token": access,
             "token_type": "Bearer",
@@ -159,6 +177,11 @@ class TokenEndpoint:
             "scope": grant.scope,
         }
         return json_response(200, body, NO_STORE)
+
+    async def _end_grant(self, family: str) -> None:
+        """The grant's access tokens end (marked first), then its live refresh token."""
+        await tokens.revoke_grant(self.shared.store, family, self.shared.ttl.access)
+        await self._end_family(family)
 
     async def _end_family(self, family: str) -> None:
         live = await self.shared.store.take("family", family)
