@@ -223,6 +223,9 @@ class RevokingMidRefresh:
     async def delete(self, kind: str, key: str) -> None:
         await self.store.delete(kind, key)
 
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        return await self.store.count(kind, key, ttl)
+
 
 async def test_a_revocation_during_a_refresh_ends_what_the_refresh_issued(
     store: AuthStore, clock: Clock, upstream: FakeUpstream

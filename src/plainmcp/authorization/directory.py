@@ -1,6 +1,6 @@
 """The clients the authorization server knows at run time: who a client_id names
 (pre-registered, registered here, or described by its metadata document), and /register
-(RFC 7591) that adds one."""
+(RFC 7591) that adds one, so many times a minute per client address (limits.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from plainmcp.authorization import clients as rules
+from plainmcp.authorization import limits
 from plainmcp.authorization.cimd import (
     FetchPolicy,
     MetadataDocuments,
@@ -25,11 +26,16 @@ log = logging.getLogger("plainmcp.authorization")
 
 class Directory:
     def __init__(
-        self, shared: Shared, preregistered: Mapping[str, Registered], policy: FetchPolicy
+        self,
+        shared: Shared,
+        preregistered: Mapping[str, Registered],
+        policy: FetchPolicy,
+        limit: limits.RateLimit | None,
     ) -> None:
         self.shared = shared
         self.preregistered = dict(preregistered)
         self.policy = policy
+        self.limit = limit
 
     async def client(self, client_id: str) -> Registered | None:
         """The client `client_id` names. None when unknown (or its document is unusable,
@@ -50,6 +56,20 @@ class Directory:
         return None if record is None else Registered.from_record(record)
 
     async def register(self, request: Request) -> Response:
+        if self.limit is not None:
+            # Every attempt counts, a refused one too. No address (not over a socket): one
+            # count for all such requests.
+            address = request.client_host or "unknown"
+            now = self.shared.clock()
+            wait = await limits.retry_after(self.limit, self.shared.store, "register", address, now)
+            if wait is not None:
+                log.info("registration refused: over %s a window", self.limit.count)
+                return oauth_error(
+                    429,
+                    "temporarily_unavailable",
+                    f"too many registrations from this address: try again in {wait} s",
+                    (("retry-after", str(wait)),),
+                )
         try:
             document = request.json()
         except ValueError:

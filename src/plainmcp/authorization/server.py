@@ -30,6 +30,7 @@ from plainmcp.authorization import metadata
 from plainmcp.authorization.cimd import FetchPolicy
 from plainmcp.authorization.clients import Client
 from plainmcp.authorization.directory import Directory
+from plainmcp.authorization.limits import REGISTRATIONS, RateLimit
 from plainmcp.authorization.login import Login
 from plainmcp.authorization.messages import Repeated, Request, Response, json_response, oauth_error
 from plainmcp.authorization.providers import Upstream
@@ -52,7 +53,9 @@ class AuthorizationServer:
     client asks for none). `clients`: pre-registered clients. `store`: where its state lives
     (default: this process's memory; RedisAuthStore for many processes, which must then share
     `signing_key` too). `fetch_policy`: how Client ID Metadata Documents are fetched.
-    `clock`: Unix seconds (tests pass their own).
+    `registration_limit`: how many registrations one client address may make (None: no
+    limit; behind a proxy every client has the proxy's address). `clock`: Unix seconds (tests
+    pass their own).
     """
 
     def __init__(
@@ -66,6 +69,7 @@ class AuthorizationServer:
         store: AuthStore | None = None,
         signing_key: SigningKey | None = None,
         registration: bool = True,
+        registration_limit: RateLimit | None = REGISTRATIONS,
         fetch_policy: FetchPolicy | None = None,
         access_token_ttl: float = 900.0,
         refresh_token_ttl: float = 30 * 86400.0,
@@ -99,7 +103,9 @@ class AuthorizationServer:
         )
         self.upstream = upstream
         preregistered = {c.client_id: c.registered() for c in clients}
-        self.directory = Directory(self.shared, preregistered, fetch_policy or FetchPolicy())
+        self.directory = Directory(
+            self.shared, preregistered, fetch_policy or FetchPolicy(), registration_limit
+        )
         self.login = Login(self.shared, upstream, self.directory)
         self.tokens = TokenEndpoint(self.shared, self.directory)
         self.metadata = metadata.document(self.issuer, self.scopes, registration)
