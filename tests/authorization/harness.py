@@ -1,6 +1,7 @@
 """A stand-in upstream provider (httpx2.MockTransport: its token and userinfo endpoints, a
 login that needs no browser) and a login driven through AuthorizationServer.handle on plain
-Request objects: the protocol without sockets."""
+Request objects: the protocol without sockets; and the same login by a browser over HTTP to
+an MCP app the server is mounted in (one process, or several in turn)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 
+from plainmcp import Server
 from plainmcp.authorization import AuthorizationServer, Client, Upstream
 from plainmcp.authorization.messages import Request, Response
 
@@ -170,3 +172,63 @@ async def tokens_for(
             },
         )
     )
+
+
+def mcp_server() -> Server:
+    app = Server("guarded")
+
+    @app.tool(scopes=["mcp:write"])
+    def write(text: str) -> str:
+        """Needs mcp:write."""
+        return f"wrote {text}"
+
+    @app.tool()
+    def whoami() -> str:
+        """Anyone logged in."""
+        return "someone"
+
+    return app
+
+
+async def browser_login(
+    browsers: list[httpx2.AsyncClient], upstream: FakeUpstream, **query: str
+) -> dict[str, str]:
+    """A user's browser through /authorize, the consent page, the upstream login and the
+    callback, each request to the next of `browsers` (processes) in turn; the client's
+    redirect URI's query."""
+    turn = iter(browsers * 3)
+    cookie = ""
+    page = await next(turn).get("/authorize", params=authorize_query(**query))
+    assert page.status_code == 200, page.text
+    cookie = page.headers["set-cookie"].split(";")[0]
+    fields = {}
+    for name in ("login", "csrf"):
+        marker = f"name='{name}' value='"
+        start = page.text.index(marker) + len(marker)
+        fields[name] = page.text[start : page.text.index("'", start)]
+    to_upstream = await next(turn).post(
+        "/authorize/consent",
+        data={**fields, "decision": "allow"},
+        headers={"cookie": cookie, "origin": ISSUER},
+    )
+    assert to_upstream.status_code == 302, to_upstream.text
+    back = upstream.log_in(to_upstream.headers["location"])
+    done = await next(turn).get("/oauth/callback", params=back, headers={"cookie": cookie})
+    assert done.status_code == 302, done.text
+    assert done.headers["location"].startswith(REDIRECT)
+    return query_of(done.headers["location"])
+
+
+async def redeem(browser: httpx2.AsyncClient, code: str) -> dict[str, str]:
+    answer = await browser.post(
+        "/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT,
+            "code_verifier": "v" * 43,
+            "client_id": "app",
+        },
+    )
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())

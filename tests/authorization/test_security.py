@@ -172,7 +172,7 @@ async def test_a_callback_in_another_browser_is_refused(
 
 
 async def test_a_token_for_another_resource_is_refused(server: AuthorizationServer) -> None:
-    grant = Grant("alice", "app", "mcp:read", "https://other.example/mcp")
+    grant = Grant("alice", "app", "mcp:read", "https://other.example/mcp", "g-1")
     token, _, _ = access_token(server.key, ISSUER, grant, server.clock(), 60)
     assert await server.verifier()(token) is None
     asked = await server.handle(

@@ -19,6 +19,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from plainmcp.authorization import providers
 from plainmcp.authorization.cimd import FetchPolicy
 from plainmcp.authorization.clients import Client
+from plainmcp.authorization.limits import RateLimit
 from plainmcp.authorization.providers import Upstream
 from plainmcp.authorization.redis_store import RedisAuthStore
 from plainmcp.authorization.server import AuthorizationServer
@@ -31,6 +32,7 @@ __all__ = [
     "Client",
     "FetchPolicy",
     "MemoryAuthStore",
+    "RateLimit",
     "RedisAuthStore",
     "SigningKey",
     "Upstream",

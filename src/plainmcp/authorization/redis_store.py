@@ -41,6 +41,16 @@ class RedisAuthStore:
     async def delete(self, kind: str, key: str) -> None:
         await self._redis().delete(self._key(kind, key))
 
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        # One transaction: the counter made with its expiry if absent, then counted; never a
+        # counter without an expiry, whichever process counts first.
+        name = self._key(kind, key)
+        pipe = self._redis().pipeline(transaction=True)
+        pipe.set(name, 0, px=max(1, math.ceil(ttl * 1000)), nx=True)
+        pipe.incr(name)
+        _, value = await pipe.execute()
+        return int(value)
+
 
 def _decoded(raw: bytes | str | None) -> dict[str, Any] | None:
     return None if raw is None else dict(json.loads(raw))

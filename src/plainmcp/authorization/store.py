@@ -1,5 +1,6 @@
 """Where the authorization server keeps its state: pending logins, authorization codes,
-refresh tokens, registered clients, revoked token ids. Each record is a JSON object under a
+refresh tokens, registered clients, revoked token and grant ids, rate-limit counters. Each
+record is a JSON object under a
 kind and a key, with a lifetime; `take` reads and deletes at once, so a code or a refresh
 token is redeemed by one request only, on whichever process it reaches (redis_store.py)."""
 
@@ -21,6 +22,10 @@ class AuthStore(Protocol):
         """The record, deleted in the same step: a second `take` finds nothing."""
 
     async def delete(self, kind: str, key: str) -> None: ...
+
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        """Add one to the counter and return it; a new counter lives `ttl` seconds from its
+        first count (a later count does not extend it). Every process counts the same one."""
 
 
 class MemoryAuthStore:
@@ -53,3 +58,10 @@ class MemoryAuthStore:
 
     async def delete(self, kind: str, key: str) -> None:
         self._records.pop((kind, key), None)
+
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        self._sweep()
+        until, raw = self._records.get((kind, key), (self._clock() + ttl, "0"))
+        value = int(raw) + 1
+        self._records[(kind, key)] = (until, str(value))
+        return value

@@ -1,7 +1,12 @@
 """The proxy's own access tokens: short-lived JWTs (RFC 9068) signed with its own key, for the
 MCP server's resource (`aud`) and the granted scopes, and the verifier the MCP endpoint checks
 them with (no network: the key is here). Refresh tokens and codes are opaque random strings,
-stored only as hashes."""
+stored only as hashes.
+
+An access token names its grant (`grant_id`: the login its refresh tokens rotate from), so
+revoking the grant ends the access tokens already issued from it, not only its refresh token:
+the store keeps a revoked grant's id, and a revoked token's `jti`, as long as an access token
+issued before could live."""
 
 from __future__ import annotations
 
@@ -73,6 +78,8 @@ class Grant:
     client_id: str
     scope: str
     resource: str
+    grant_id: str
+    """The login this token comes from (its refresh tokens' family)."""
 
 
 def access_token(
@@ -90,6 +97,7 @@ def access_token(
         "iat": int(now),
         "exp": exp,
         "jti": jti,
+        "grant_id": grant.grant_id,
     }
     return key.sign(claims), jti, exp
 
@@ -104,7 +112,7 @@ def decoded(key: SigningKey, issuer: str, audience: str | None, token: str) -> d
         issuer=issuer,
         audience=audience,
         options={
-            "require": ["iss", "aud", "exp", "jti", "sub"],
+            "require": ["iss", "aud", "exp", "jti", "sub", "grant_id"],
             "verify_aud": audience is not None,
             "verify_exp": False,
             "verify_iat": False,
@@ -113,9 +121,24 @@ def decoded(key: SigningKey, issuer: str, audience: str | None, token: str) -> d
     )
 
 
+async def revoke_token(store: AuthStore, jti: str, ttl: float) -> None:
+    """One access token ends (`ttl`: what is left of its life)."""
+    await store.put("revoked", jti, {}, ttl)
+
+
+async def revoke_grant(store: AuthStore, grant_id: str, ttl: float) -> None:
+    """Every access token of the grant ends (`ttl`: the access tokens' lifetime)."""
+    await store.put("revoked-grant", grant_id, {}, ttl)
+
+
+async def grant_revoked(store: AuthStore, grant_id: str) -> bool:
+    return await store.get("revoked-grant", grant_id) is not None
+
+
 class LocalVerifier:
     """`BearerAuth(verify=...)` for the proxy's own tokens: signature, issuer, audience (the
-    MCP server's resource), lifetime, and not revoked (the store, shared by every process)."""
+        MCP server's resource), lifetime, and neither it nor its grant revoked (the store, shared
+    by every process)."""
 
     def __init__(
         self,
@@ -142,6 +165,8 @@ class LocalVerifier:
             return refuse("the token has expired")
         if await self.store.get("revoked", str(claims["jti"])) is not None:
             return refuse("the token was revoked")
+        if await grant_revoked(self.store, str(claims["grant_id"])):
+            return refuse("the token's grant was revoked")
         return principal_of(claims, float(claims["exp"]))
 
     async def aclose(self) -> None:
