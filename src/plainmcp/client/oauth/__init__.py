@@ -9,6 +9,9 @@ loopback redirect) and flow.py (OAuth); the ext-auth pieces: client_credentials.
 client_assertion.py (private_key_jwt), jwt_bearer.py, token_exchange.py (ID-JAG), dpop.py.
 Needs `plainmcp[oauth]`."""
 
+from plainmcp.client.oauth.client_assertion import PrivateKeyJwt
+from plainmcp.client.oauth.client_credentials import ClientCredentials
+from plainmcp.client.oauth.dpop import DPoPKey
 from plainmcp.client.oauth.errors import (
     AuthorizationError,
     DiscoveryError,
@@ -21,25 +24,32 @@ from plainmcp.client.oauth.errors import (
 from plainmcp.client.oauth.flow import Credentials, OAuth, server_key
 from plainmcp.client.oauth.grants import AuthorizationCode, Grant
 from plainmcp.client.oauth.identity import ClientMetadata, RegisteredClient
+from plainmcp.client.oauth.jwt_bearer import JwtBearer
 from plainmcp.client.oauth.login import Login
 from plainmcp.client.oauth.redirect import LoopbackRedirect, RedirectHandler
 from plainmcp.client.oauth.store import FileTokenStore, MemoryTokenStore, TokenStore
+from plainmcp.client.oauth.token_exchange import IdJagExchange
 from plainmcp.client.oauth.tokens import Token
 
 __all__ = [
     "AuthorizationCode",
     "AuthorizationError",
+    "ClientCredentials",
     "ClientMetadata",
     "Credentials",
+    "DPoPKey",
     "DiscoveryError",
     "FileTokenStore",
     "Grant",
+    "IdJagExchange",
     "IssuerMismatch",
+    "JwtBearer",
     "Login",
     "LoopbackRedirect",
     "MemoryTokenStore",
     "OAuth",
     "OAuthError",
+    "PrivateKeyJwt",
     "RedirectHandler",
     "RegisteredClient",
     "RegistrationError",
