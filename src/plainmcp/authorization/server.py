@@ -52,7 +52,10 @@ class AuthorizationServer:
     default: issuer + "/mcp"). `scopes`: the scopes it grants (default all of them when a
     client asks for none). `clients`: pre-registered clients. `store`: where its state lives
     (default: this process's memory; RedisAuthStore for many processes, which must then share
-    `signing_key` too). `fetch_policy`: how Client ID Metadata Documents are fetched.
+    `signing_key` too). `previous_keys`: keys `signing_key` replaced, still published and
+    accepted until the tokens they signed have expired (a rotation: the new key signs, the old
+    one verifies for an access token's lifetime, then goes). `fetch_policy`: how Client ID
+    Metadata Documents are fetched.
     `registration_limit`: how many registrations one client address may make (None: no
     limit; behind a proxy every client has the proxy's address). `clock`: Unix seconds (tests
     pass their own).
@@ -68,6 +71,7 @@ class AuthorizationServer:
         clients: Iterable[Client] = (),
         store: AuthStore | None = None,
         signing_key: SigningKey | None = None,
+        previous_keys: Sequence[SigningKey] = (),
         registration: bool = True,
         registration_limit: RateLimit | None = REGISTRATIONS,
         fetch_policy: FetchPolicy | None = None,
@@ -88,13 +92,15 @@ class AuthorizationServer:
             raise ValueError("issuer must use https (http only for a loopback host)")
         self._http = http
         self._own_http = http is None
+        key = signing_key or SigningKey()
         self.shared = Shared(
             issuer=issuer.rstrip("/"),
             base=parts.path.rstrip("/"),
             resource=resource or f"{issuer.rstrip('/')}/mcp",
             scopes=tuple(scopes),
             store=store if store is not None else MemoryAuthStore(clock),
-            key=signing_key or SigningKey(),
+            key=key,
+            accepted=(key, *(k for k in previous_keys if k.kid != key.kid)),
             ttl=Lifetimes(
                 access_token_ttl, refresh_token_ttl, code_ttl, login_ttl, registration_ttl
             ),
@@ -160,7 +166,7 @@ class AuthorizationServer:
     def verifier(self) -> LocalVerifier:
         """The MCP endpoint's `verify`: this server's tokens for its resource."""
         return LocalVerifier(
-            self.key, self.issuer, self.resource, self.store, self.clock, self.aclose
+            self.shared.accepted, self.issuer, self.resource, self.store, self.clock, self.aclose
         )
 
     @property
@@ -190,4 +196,4 @@ class AuthorizationServer:
         return json_response(200, self.metadata)
 
     async def _jwks(self, request: Request) -> Response:
-        return json_response(200, {"keys": [self.key.jwk]})
+        return json_response(200, {"keys": [k.jwk for k in self.shared.accepted]})

@@ -34,6 +34,9 @@ class Shared:
     scopes: tuple[str, ...]
     store: AuthStore
     key: SigningKey
+    """The key new tokens are signed with."""
+    accepted: tuple[SigningKey, ...]
+    """The keys whose tokens are taken: `key`, then the ones it replaced."""
     ttl: Lifetimes
     clock: Callable[[], float]
     """Unix seconds."""

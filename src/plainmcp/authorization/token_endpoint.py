@@ -71,7 +71,7 @@ class TokenEndpoint:
                 await store.delete("refresh", key)
             return Response(200, NO_STORE)
         try:
-            claims = tokens.decoded(self.shared.key, self.shared.issuer, None, token)
+            claims = tokens.decoded(self.shared.accepted, self.shared.issuer, None, token)
         except jwt.PyJWTError:  # not one of our JWTs: nothing to revoke
             return Response(200, NO_STORE)
         if claims.get("client_id") == client.client_id:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,8 @@ def digest(token: str) -> str:
 
 class SigningKey:
     """An EC P-256 key (ES256). `SigningKey()` makes a new one, good for one process; processes
-    that share a store must share the key too: `SigningKey.from_pem(pem)`."""
+    that share a store must share the key too: `SigningKey.from_pem(pem)`. Its `kid` is its
+    RFC 7638 thumbprint, so the same key has the same id on every process."""
 
     def __init__(self, key: ec.EllipticCurvePrivateKey | None = None) -> None:
         self.key = key or ec.generate_private_key(ec.SECP256R1())
@@ -102,9 +103,16 @@ def access_token(
     return key.sign(claims), jti, exp
 
 
-def decoded(key: SigningKey, issuer: str, audience: str | None, token: str) -> dict[str, Any]:
-    """The claims of a token this server signed (raises jwt.PyJWTError otherwise). Lifetime is
-    checked by the caller against its clock."""
+def decoded(
+    keys: Sequence[SigningKey], issuer: str, audience: str | None, token: str
+) -> dict[str, Any]:
+    """The claims of a token signed by one of `keys` (the signing key, then those it replaced
+    whose tokens may still be alive), picked by the token's `kid`; raises jwt.PyJWTError
+    otherwise. Lifetime is checked by the caller against its clock."""
+    kid = jwt.get_unverified_header(token).get("kid")
+    key = next((k for k in keys if k.kid == kid), None)
+    if key is None:
+        raise jwt.InvalidKeyError(f"no key {kid!r} signs this server's tokens")
     return jwt.decode(
         token,
         key.key.public_key(),
@@ -142,14 +150,14 @@ class LocalVerifier:
 
     def __init__(
         self,
-        key: SigningKey,
+        keys: Sequence[SigningKey],
         issuer: str,
         audience: str,
         store: AuthStore,
         clock: Callable[[], float],
         close: Callable[[], Any] | None = None,
     ) -> None:
-        self.key = key
+        self.keys = tuple(keys)
         self.issuer = issuer
         self.audience = audience
         self.store = store
@@ -158,7 +166,7 @@ class LocalVerifier:
 
     async def __call__(self, token: str) -> Principal | None:
         try:
-            claims = decoded(self.key, self.issuer, self.audience, token)
+            claims = decoded(self.keys, self.issuer, self.audience, token)
         except jwt.PyJWTError as exc:
             return refuse(f"{type(exc).__name__}: {exc}")
         if self.clock() >= float(claims["exp"]):
