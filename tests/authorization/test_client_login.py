@@ -2,8 +2,9 @@
 examples/oauth_server.py (a plainmcp server behind plainmcp's authorization server) with npm
 oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect handler is the
 headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
-login and consent; the client's clock is injected to expire its access token. The official
-Python SDK's OAuth client logs in the same way."""
+login and consent; the client's clock is injected to expire its access token. It steps up
+from mcp:read to mcp:write on a tool's 403. The official Python SDK's OAuth client logs in the
+same way."""
 
 from __future__ import annotations
 
@@ -162,3 +163,76 @@ async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str)
     async with httpx2.AsyncClient(timeout=30.0) as plain:
         claims = await claims_of(plain, proxy_url, mcp, storage.tokens.access_token)
     assert (claims["aud"], claims["client_id"]) == (mcp, storage.client.client_id)
+
+
+async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: str) -> None:
+    """The 401 names mcp:read, so the first login asks for it alone; `remember` needs
+    mcp:write too: its 403 insufficient_scope makes the client log in again for both, and the
+    call it refused then succeeds; the wider token's refresh keeps both."""
+    mcp = f"{proxy_url}/mcp"
+    metadata = f"{proxy_url}/.well-known/oauth-protected-resource/mcp"
+    redirect = BrowserRedirect()
+    store = MemoryTokenStore()
+    clock = Clock(1_000_000_000.0)
+    auth = OAuth(redirect=redirect, store=store, clock=clock)
+    async with (
+        httpx2.AsyncClient(timeout=30.0) as http,
+        Client.http(mcp, auth=auth, listen=False) as client,
+    ):
+        refused = await http.post(mcp, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"] == (
+            f'Bearer resource_metadata="{metadata}", scope="mcp:read"'
+        )
+        resource = (await http.get(metadata)).json()
+        assert resource["scopes_supported"] == ["mcp:read", "mcp:write"]
+
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 1
+        stored = await store.load(mcp)
+        assert stored is not None
+        registered = stored["client"]
+        reading = stored["token"]
+        assert (stored["scopes"], reading["scopes"]) == (["mcp:read"], ["mcp:read"])
+        claims = await claims_of(http, proxy_url, mcp, reading["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+        assert claims["scope"] == "mcp:read"
+
+        call = {"name": "remember", "arguments": {"note": "milk"}}
+        result = await client.call_tool("remember", call["arguments"])
+        assert result.text == "remembered 'milk' (1 notes)"
+        assert redirect.logins == 2  # the step-up
+        stored = await store.load(mcp)
+        assert stored is not None
+        assert stored["client"] == registered  # the same registration, reused
+        writing = stored["token"]
+        assert writing["access_token"] != reading["access_token"]
+        both = ["mcp:read", "mcp:write"]
+        assert (stored["scopes"], writing["scopes"]) == (both, both)
+        claims = await claims_of(http, proxy_url, mcp, writing["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+        assert claims["scope"] == "mcp:read mcp:write"
+
+        # what the client was told: the reading token's 403 names every scope the call needs
+        message = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+        headers = {"authorization": f"Bearer {reading['access_token']}"}
+        forbidden = await http.post(mcp, json=message, headers=headers)
+        assert forbidden.status_code == 403
+        assert forbidden.headers["www-authenticate"] == (
+            'Bearer error="insufficient_scope", scope="mcp:read mcp:write",'
+            f' resource_metadata="{metadata}", error_description="the token lacks scope mcp:write"'
+        )
+
+        clock.now += 900  # expired: refreshed, with both scopes, and no login
+        assert (await client.call_tool("remember", {"note": "eggs"})).text == (
+            "remembered 'eggs' (2 notes)"
+        )
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 2
+        stored = await store.load(mcp)
+        assert stored is not None
+        renewed = stored["token"]
+        assert renewed["refresh_token"] not in (None, writing["refresh_token"])
+        assert renewed["scopes"] == both
+        claims = await claims_of(http, proxy_url, mcp, renewed["access_token"])
+        assert claims["scope"] == "mcp:read mcp:write"
