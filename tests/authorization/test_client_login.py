@@ -4,10 +4,12 @@ oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect han
 headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
 login and consent; the client's clock is injected to expire its access token. It steps up
 from mcp:read to mcp:write on a tool's 403. The official Python SDK's OAuth client logs in the
-same way."""
+same way, and so does the TypeScript SDK's (tests/interop/ts_oauth_login.mjs, driven here)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -25,10 +27,12 @@ from pydantic import AnyUrl
 from plainmcp.client import Client
 from plainmcp.client.oauth import OAuth
 from plainmcp.client.oauth.store import MemoryTokenStore
+from tests.auth.provider import _first_line
 from tests.auth.test_sdk_oauth import Memory
 from tests.authorization.browser import log_in
 from tests.authorization.test_end_to_end import proxy_url
 from tests.http_server import free_port
+from tests.interop.tools import INTEROP_DIR, node22_bin
 
 pytestmark = pytest.mark.anyio
 __all__ = ["proxy_url"]  # the fixture, shared with test_end_to_end.py
@@ -236,3 +240,79 @@ async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: s
         assert renewed["scopes"] == both
         claims = await claims_of(http, proxy_url, mcp, renewed["access_token"])
         assert claims["scope"] == "mcp:read mcp:write"
+
+
+async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+    """tests/interop/ts_oauth_login.mjs: the SDK registers (DCR), prints the authorization URL
+    its provider was sent to and reads the redirect's query back; the browser logs in."""
+    mcp = f"{proxy_url}/mcp"
+    redirect = f"http://127.0.0.1:{free_port()}/callback"
+    node = subprocess.Popen(
+        [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect],
+        cwd=INTEROP_DIR,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert node.stdin is not None and node.stdout is not None
+        asked = json.loads(_first_line(node.stdout, 20))
+        assert asked["kind"] == "authorize"
+        authorize = asked["url"]
+        assert authorize.startswith(f"{proxy_url}/authorize?")
+        query = dict(parse_qsl(urlsplit(authorize).query))
+        assert sorted(query) == [
+            "client_id",
+            "code_challenge",
+            "code_challenge_method",
+            "redirect_uri",
+            "resource",
+            "response_type",
+            "scope",
+            "state",
+        ]
+        assert (query["redirect_uri"], query["resource"], query["scope"]) == (
+            redirect,
+            mcp,
+            "mcp:read",
+        )
+        landed = await anyio.to_thread.run_sync(log_in, authorize, redirect)
+        back = dict(parse_qsl(urlsplit(landed).query))
+        assert (back["state"], back["iss"]) == (query["state"], proxy_url)
+        node.stdin.write(urlsplit(landed).query + "\n")
+        node.stdin.flush()
+        done = json.loads(_first_line(node.stdout, 20))
+        assert node.wait(10) == 0, node.stderr.read() if node.stderr else ""
+    finally:
+        if node.poll() is None:
+            node.kill()
+            node.wait(10)
+    tokens = done.pop("tokens")
+    client_id = query["client_id"]
+    # the proxy knows no client beforehand here: an id that is no metadata document URL is
+    # the one its registration endpoint gave (DCR), and the SDK stamped it with the proxy
+    assert client_id.startswith("mcp-")
+    assert done == {
+        "kind": "result",
+        "text": "logged in",
+        "client": {"client_id": client_id, "issuer": proxy_url},
+        "logins": 1,
+    }
+    assert (tokens["token_type"], tokens["scope"], tokens["issuer"]) == (
+        "Bearer",
+        "mcp:read",
+        proxy_url,
+    )
+    assert sorted(tokens) == [
+        "access_token",
+        "expires_in",
+        "issuer",
+        "refresh_token",
+        "scope",
+        "token_type",
+    ]
+    assert tokens["expires_in"] == 900
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+        claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+    assert (claims["aud"], claims["client_id"], claims["scope"]) == (mcp, client_id, "mcp:read")
