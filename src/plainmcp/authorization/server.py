@@ -215,7 +215,7 @@ class AuthorizationServer:
             method,
             rules.secret_hash(secret) if secret else None,
             claims.get("client_name"),
-            claims.get("scope"),
+            declared_scope=claims.get("scope"),
         )
         await self.store.put("client", client.client_id, client.record(), self.ttl["client"])
         answer: dict[str, Any] = {
