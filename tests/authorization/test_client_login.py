@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -242,68 +243,91 @@ async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: s
         assert claims["scope"] == "mcp:read mcp:write"
 
 
-async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
-    """tests/interop/ts_oauth_login.mjs: the SDK registers (DCR), prints the authorization URL
-    its provider was sent to and reads the redirect's query back; the browser logs in."""
-    mcp = f"{proxy_url}/mcp"
+@dataclass
+class TsRun:
+    """What tests/interop/ts_oauth_login.mjs printed: the authorization URLs it was sent to,
+    in order, each call's text, and its last record (registration, tokens, logins)."""
+
+    authorized: list[str]
+    texts: list[str]
+    done: dict[str, Any]
+
+
+async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
+    """Runs the TypeScript SDK client on `calls`, each login it asks for done by the browser
+    (each redirect's state and iss checked) and its query written back on its stdin."""
     redirect = f"http://127.0.0.1:{free_port()}/callback"
     node = subprocess.Popen(
-        [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect],
+        [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect, json.dumps(calls)],
         cwd=INTEROP_DIR,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    run = TsRun([], [], {})
     try:
         assert node.stdin is not None and node.stdout is not None
-        asked = json.loads(_first_line(node.stdout, 20))
-        assert asked["kind"] == "authorize"
-        authorize = asked["url"]
-        assert authorize.startswith(f"{proxy_url}/authorize?")
-        query = dict(parse_qsl(urlsplit(authorize).query))
-        assert sorted(query) == [
-            "client_id",
-            "code_challenge",
-            "code_challenge_method",
-            "redirect_uri",
-            "resource",
-            "response_type",
-            "scope",
-            "state",
-        ]
-        assert (query["redirect_uri"], query["resource"], query["scope"]) == (
-            redirect,
-            mcp,
-            "mcp:read",
-        )
-        landed = await anyio.to_thread.run_sync(log_in, authorize, redirect)
-        back = dict(parse_qsl(urlsplit(landed).query))
-        assert (back["state"], back["iss"]) == (query["state"], proxy_url)
-        node.stdin.write(urlsplit(landed).query + "\n")
-        node.stdin.flush()
-        done = json.loads(_first_line(node.stdout, 20))
+        while True:
+            line = _first_line(node.stdout, 20)
+            assert line, node.stderr.read() if node.stderr else "no output"
+            record = json.loads(line)
+            if record["kind"] == "done":
+                run.done = record
+                break
+            if record["kind"] == "call":
+                run.texts.append(record["text"])
+                continue
+            assert record["kind"] == "authorize"
+            run.authorized.append(record["url"])
+            asked = dict(parse_qsl(urlsplit(record["url"]).query))
+            assert asked["redirect_uri"] == redirect
+            landed = await anyio.to_thread.run_sync(log_in, record["url"], redirect)
+            back = dict(parse_qsl(urlsplit(landed).query))
+            assert back["state"] == asked["state"], back
+            node.stdin.write(urlsplit(landed).query + "\n")
+            node.stdin.flush()
         assert node.wait(10) == 0, node.stderr.read() if node.stderr else ""
     finally:
         if node.poll() is None:
             node.kill()
             node.wait(10)
-    tokens = done.pop("tokens")
+    return run
+
+
+AUTHORIZE_PARAMETERS = [
+    "client_id",
+    "code_challenge",
+    "code_challenge_method",
+    "redirect_uri",
+    "resource",
+    "response_type",
+    "scope",
+    "state",
+]
+
+
+async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+    """tests/interop/ts_oauth_login.mjs: the SDK registers (DCR), prints the authorization URL
+    its provider was sent to and reads the redirect's query back; the browser logs in."""
+    mcp = f"{proxy_url}/mcp"
+    run = await run_ts_client(mcp, [{"tool": "whoami", "arguments": {}}])
+    assert run.texts == ["logged in"]
+    [authorize] = run.authorized
+    assert authorize.startswith(f"{proxy_url}/authorize?")
+    query = dict(parse_qsl(urlsplit(authorize).query))
+    assert sorted(query) == AUTHORIZE_PARAMETERS
+    assert (query["resource"], query["scope"]) == (mcp, "mcp:read")
+    tokens = run.done.pop("tokens")
     client_id = query["client_id"]
     # the proxy knows no client beforehand here: an id that is no metadata document URL is
     # the one its registration endpoint gave (DCR), and the SDK stamped it with the proxy
     assert client_id.startswith("mcp-")
-    assert done == {
-        "kind": "result",
-        "text": "logged in",
-        "client": {"client_id": client_id, "issuer": proxy_url},
+    assert run.done == {
+        "kind": "done",
+        "client": {"client_id": client_id, "issuer": proxy_url, "scope": "mcp:read"},
         "logins": 1,
     }
-    assert (tokens["token_type"], tokens["scope"], tokens["issuer"]) == (
-        "Bearer",
-        "mcp:read",
-        proxy_url,
-    )
     assert sorted(tokens) == [
         "access_token",
         "expires_in",
@@ -312,7 +336,38 @@ async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: st
         "scope",
         "token_type",
     ]
+    assert (tokens["token_type"], tokens["scope"], tokens["issuer"]) == (
+        "Bearer",
+        "mcp:read",
+        proxy_url,
+    )
     assert tokens["expires_in"] == 900
     async with httpx2.AsyncClient(timeout=30.0) as http:
         claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
     assert (claims["aud"], claims["client_id"], claims["scope"]) == (mcp, client_id, "mcp:read")
+
+
+async def test_the_typescript_sdk_client_steps_up_through_the_proxy(proxy_url: str) -> None:
+    """The SDK registers with the scope of its first login (mcp:read); its step-up for
+    `remember` asks the same registration for mcp:read mcp:write, which the proxy grants."""
+    mcp = f"{proxy_url}/mcp"
+    calls = [
+        {"tool": "whoami", "arguments": {}},
+        {"tool": "remember", "arguments": {"note": "milk"}},
+        {"tool": "whoami", "arguments": {}},
+    ]
+    run = await run_ts_client(mcp, calls)
+    assert run.texts == ["logged in", "remembered 'milk' (1 notes)", "logged in"]
+    first, second = (dict(parse_qsl(urlsplit(url).query)) for url in run.authorized)
+    assert (first["scope"], second["scope"]) == ("mcp:read", "mcp:read mcp:write")
+    client_id = first["client_id"]
+    assert second["client_id"] == client_id  # the same registration
+    tokens = run.done["tokens"]
+    assert (run.done["logins"], tokens["scope"]) == (2, "mcp:read mcp:write")
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+        claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+    assert (claims["aud"], claims["client_id"], claims["scope"]) == (
+        mcp,
+        client_id,
+        "mcp:read mcp:write",
+    )
