@@ -6,7 +6,9 @@
 
 The proxy registered itself with the upstream once (`--upstream-client`, its redirect URI
 http://127.0.0.1:PORT/oauth/callback); hosts register with the proxy (DCR, a Client ID
-Metadata Document, or `--client ID=REDIRECT_URI` pre-registered). The conformance suite's
+Metadata Document, or `--client ID=REDIRECT_URI` pre-registered). Every request needs mcp:read
+(the 401 names it, so a host's first login asks for no more); `remember` needs mcp:write too,
+which a host gets by stepping up on its 403 insufficient_scope. The conformance suite's
 authorization-server scenarios run against it (scripts/conformance), with npm oidc-provider
 (tests/interop/oidc_provider.mjs) as the upstream.
 """
@@ -18,7 +20,7 @@ import asyncio
 
 import uvicorn
 
-from plainmcp import Server
+from plainmcp import BearerAuth, Server
 from plainmcp.authorization import AuthorizationServer, Client, providers
 
 app = Server("oauth-example")
@@ -28,6 +30,16 @@ app = Server("oauth-example")
 def whoami() -> str:
     """Answer once logged in with mcp:read."""
     return "logged in"
+
+
+NOTES: list[str] = []
+
+
+@app.tool(scopes=["mcp:write"])
+def remember(note: str) -> str:
+    """Keep a note in this process: a write, so it needs mcp:write on top of mcp:read."""
+    NOTES.append(note)
+    return f"remembered {note!r} ({len(NOTES)} notes)"
 
 
 def main() -> None:
@@ -44,10 +56,17 @@ def main() -> None:
     )
     clients = [Client(c.partition("=")[0], [c.partition("=")[2]]) for c in args.client]
     authorization = AuthorizationServer(
-        issuer=issuer, upstream=upstream, scopes=["mcp:read"], clients=clients
+        issuer=issuer, upstream=upstream, scopes=["mcp:read", "mcp:write"], clients=clients
+    )
+    auth = BearerAuth(
+        verify=authorization.verifier(),
+        authorization_servers=[authorization.issuer],
+        resource=authorization.resource,
+        required_scopes=["mcp:read"],
+        scopes_supported=authorization.scopes,
     )
     uvicorn.run(
-        app.http_app(authorization=authorization),
+        app.http_app(authorization=authorization, auth=auth),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

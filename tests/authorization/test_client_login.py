@@ -2,12 +2,16 @@
 examples/oauth_server.py (a plainmcp server behind plainmcp's authorization server) with npm
 oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect handler is the
 headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
-login and consent; the client's clock is injected to expire its access token. The official
-Python SDK's OAuth client logs in the same way."""
+login and consent; the client's clock is injected to expire its access token. It steps up
+from mcp:read to mcp:write on a tool's 403. The official Python SDK's OAuth client logs in the
+same way, and so does the TypeScript SDK's (tests/interop/ts_oauth_login.mjs, driven here)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -24,10 +28,12 @@ from pydantic import AnyUrl
 from plainmcp.client import Client
 from plainmcp.client.oauth import OAuth
 from plainmcp.client.oauth.store import MemoryTokenStore
+from tests.auth.provider import _first_line
 from tests.auth.test_sdk_oauth import Memory
 from tests.authorization.browser import log_in
 from tests.authorization.test_end_to_end import proxy_url
 from tests.http_server import free_port
+from tests.interop.tools import INTEROP_DIR, node22_bin
 
 pytestmark = pytest.mark.anyio
 __all__ = ["proxy_url"]  # the fixture, shared with test_end_to_end.py
@@ -162,3 +168,206 @@ async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str)
     async with httpx2.AsyncClient(timeout=30.0) as plain:
         claims = await claims_of(plain, proxy_url, mcp, storage.tokens.access_token)
     assert (claims["aud"], claims["client_id"]) == (mcp, storage.client.client_id)
+
+
+async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: str) -> None:
+    """The 401 names mcp:read, so the first login asks for it alone; `remember` needs
+    mcp:write too: its 403 insufficient_scope makes the client log in again for both, and the
+    call it refused then succeeds; the wider token's refresh keeps both."""
+    mcp = f"{proxy_url}/mcp"
+    metadata = f"{proxy_url}/.well-known/oauth-protected-resource/mcp"
+    redirect = BrowserRedirect()
+    store = MemoryTokenStore()
+    clock = Clock(1_000_000_000.0)
+    auth = OAuth(redirect=redirect, store=store, clock=clock)
+    async with (
+        httpx2.AsyncClient(timeout=30.0) as http,
+        Client.http(mcp, auth=auth, listen=False) as client,
+    ):
+        refused = await http.post(mcp, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"] == (
+            f'Bearer resource_metadata="{metadata}", scope="mcp:read"'
+        )
+        resource = (await http.get(metadata)).json()
+        assert resource["scopes_supported"] == ["mcp:read", "mcp:write"]
+
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 1
+        stored = await store.load(mcp)
+        assert stored is not None
+        registered = stored["client"]
+        reading = stored["token"]
+        assert (stored["scopes"], reading["scopes"]) == (["mcp:read"], ["mcp:read"])
+        claims = await claims_of(http, proxy_url, mcp, reading["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+        assert claims["scope"] == "mcp:read"
+
+        call = {"name": "remember", "arguments": {"note": "milk"}}
+        result = await client.call_tool("remember", call["arguments"])
+        assert result.text == "remembered 'milk' (1 notes)"
+        assert redirect.logins == 2  # the step-up
+        stored = await store.load(mcp)
+        assert stored is not None
+        assert stored["client"] == registered  # the same registration, reused
+        writing = stored["token"]
+        assert writing["access_token"] != reading["access_token"]
+        both = ["mcp:read", "mcp:write"]
+        assert (stored["scopes"], writing["scopes"]) == (both, both)
+        claims = await claims_of(http, proxy_url, mcp, writing["access_token"])
+        assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
+        assert claims["scope"] == "mcp:read mcp:write"
+
+        # what the client was told: the reading token's 403 names every scope the call needs
+        message = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+        headers = {"authorization": f"Bearer {reading['access_token']}"}
+        forbidden = await http.post(mcp, json=message, headers=headers)
+        assert forbidden.status_code == 403
+        assert forbidden.headers["www-authenticate"] == (
+            'Bearer error="insufficient_scope", scope="mcp:read mcp:write",'
+            f' resource_metadata="{metadata}", error_description="the token lacks scope mcp:write"'
+        )
+
+        clock.now += 900  # expired: refreshed, with both scopes, and no login
+        assert (await client.call_tool("remember", {"note": "eggs"})).text == (
+            "remembered 'eggs' (2 notes)"
+        )
+        assert (await client.call_tool("whoami")).text == "logged in"
+        assert redirect.logins == 2
+        stored = await store.load(mcp)
+        assert stored is not None
+        renewed = stored["token"]
+        assert renewed["refresh_token"] not in (None, writing["refresh_token"])
+        assert renewed["scopes"] == both
+        claims = await claims_of(http, proxy_url, mcp, renewed["access_token"])
+        assert claims["scope"] == "mcp:read mcp:write"
+
+
+@dataclass
+class TsRun:
+    """What tests/interop/ts_oauth_login.mjs printed: the authorization URLs it was sent to,
+    in order, each call's text, and its last record (registration, tokens, logins)."""
+
+    authorized: list[str]
+    texts: list[str]
+    done: dict[str, Any]
+
+
+async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
+    """Runs the TypeScript SDK client on `calls`, each login it asks for done by the browser
+    (each redirect's state and iss checked) and its query written back on its stdin."""
+    redirect = f"http://127.0.0.1:{free_port()}/callback"
+    node = subprocess.Popen(
+        [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect, json.dumps(calls)],
+        cwd=INTEROP_DIR,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    run = TsRun([], [], {})
+    try:
+        assert node.stdin is not None and node.stdout is not None
+        while True:
+            line = _first_line(node.stdout, 20)
+            assert line, node.stderr.read() if node.stderr else "no output"
+            record = json.loads(line)
+            if record["kind"] == "done":
+                run.done = record
+                break
+            if record["kind"] == "call":
+                run.texts.append(record["text"])
+                continue
+            assert record["kind"] == "authorize"
+            run.authorized.append(record["url"])
+            asked = dict(parse_qsl(urlsplit(record["url"]).query))
+            assert asked["redirect_uri"] == redirect
+            landed = await anyio.to_thread.run_sync(log_in, record["url"], redirect)
+            back = dict(parse_qsl(urlsplit(landed).query))
+            assert back["state"] == asked["state"], back
+            node.stdin.write(urlsplit(landed).query + "\n")
+            node.stdin.flush()
+        assert node.wait(10) == 0, node.stderr.read() if node.stderr else ""
+    finally:
+        if node.poll() is None:
+            node.kill()
+            node.wait(10)
+    return run
+
+
+AUTHORIZE_PARAMETERS = [
+    "client_id",
+    "code_challenge",
+    "code_challenge_method",
+    "redirect_uri",
+    "resource",
+    "response_type",
+    "scope",
+    "state",
+]
+
+
+async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+    """tests/interop/ts_oauth_login.mjs: the SDK registers (DCR), prints the authorization URL
+    its provider was sent to and reads the redirect's query back; the browser logs in."""
+    mcp = f"{proxy_url}/mcp"
+    run = await run_ts_client(mcp, [{"tool": "whoami", "arguments": {}}])
+    assert run.texts == ["logged in"]
+    [authorize] = run.authorized
+    assert authorize.startswith(f"{proxy_url}/authorize?")
+    query = dict(parse_qsl(urlsplit(authorize).query))
+    assert sorted(query) == AUTHORIZE_PARAMETERS
+    assert (query["resource"], query["scope"]) == (mcp, "mcp:read")
+    tokens = run.done.pop("tokens")
+    client_id = query["client_id"]
+    # the proxy knows no client beforehand here: an id that is no metadata document URL is
+    # the one its registration endpoint gave (DCR), and the SDK stamped it with the proxy
+    assert client_id.startswith("mcp-")
+    assert run.done == {
+        "kind": "done",
+        "client": {"client_id": client_id, "issuer": proxy_url, "scope": "mcp:read"},
+        "logins": 1,
+    }
+    assert sorted(tokens) == [
+        "access_token",
+        "expires_in",
+        "issuer",
+        "refresh_token",
+        "scope",
+        "token_type",
+    ]
+    assert (tokens["token_type"], tokens["scope"], tokens["issuer"]) == (
+        "Bearer",
+        "mcp:read",
+        proxy_url,
+    )
+    assert tokens["expires_in"] == 900
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+        claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+    assert (claims["aud"], claims["client_id"], claims["scope"]) == (mcp, client_id, "mcp:read")
+
+
+async def test_the_typescript_sdk_client_steps_up_through_the_proxy(proxy_url: str) -> None:
+    """The SDK registers with the scope of its first login (mcp:read); its step-up for
+    `remember` asks the same registration for mcp:read mcp:write, which the proxy grants."""
+    mcp = f"{proxy_url}/mcp"
+    calls = [
+        {"tool": "whoami", "arguments": {}},
+        {"tool": "remember", "arguments": {"note": "milk"}},
+        {"tool": "whoami", "arguments": {}},
+    ]
+    run = await run_ts_client(mcp, calls)
+    assert run.texts == ["logged in", "remembered 'milk' (1 notes)", "logged in"]
+    first, second = (dict(parse_qsl(urlsplit(url).query)) for url in run.authorized)
+    assert (first["scope"], second["scope"]) == ("mcp:read", "mcp:read mcp:write")
+    client_id = first["client_id"]
+    assert second["client_id"] == client_id  # the same registration
+    tokens = run.done["tokens"]
+    assert (run.done["logins"], tokens["scope"]) == (2, "mcp:read mcp:write")
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+        claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+    assert (claims["aud"], claims["client_id"], claims["scope"]) == (
+        mcp,
+        client_id,
+        "mcp:read mcp:write",
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import jwt
 import pytest
 
-from plainmcp.authorization import AuthorizationServer, MemoryAuthStore
+from plainmcp.authorization import AuthorizationServer, Client, MemoryAuthStore
 from plainmcp.authorization.messages import Request
 from tests.authorization.harness import (
     ISSUER,
@@ -122,6 +122,53 @@ async def test_a_registered_client_logs_in_and_gets_a_token_for_the_resource(
     principal = await server.verifier()(body["access_token"])
     assert principal is not None
     assert (principal.subject, principal.scopes) == ("alice", frozenset({"mcp:read"}))
+
+
+async def test_a_self_registered_clients_scope_is_its_default_never_a_limit(
+    server: AuthorizationServer, upstream: FakeUpstream
+) -> None:
+    """The TypeScript SDK registers with its first login's scope; its step-up asks the same
+    registration for more. It could register again with any scope, so the one it declared
+    limits nothing: it is what it gets when it asks for none."""
+    registered = await server.handle(
+        Request(
+            "POST",
+            "/register",
+            headers={"content-type": "application/json"},
+            body=b'{"redirect_uris": ["http://127.0.0.1:3000/callback"],'
+            b' "token_endpoint_auth_method": "none", "scope": "mcp:read"}',
+        )
+    )
+    assert registered.status == 201
+    client_id = registered.json()["client_id"]
+    assert registered.json()["scope"] == "mcp:read"
+    granted = []
+    for asked in ("", "mcp:read mcp:write"):
+        back = await code_for(server, upstream, authorize_query(client_id, scope=asked))
+        answer = await tokens_for(server, back["code"], client_id=client_id)
+        assert answer.status == 200, answer.body
+        granted.append(answer.json()["scope"])
+    assert granted == ["mcp:read", "mcp:read mcp:write"]
+    refused = await server.handle(get("/authorize", authorize_query(client_id, scope="admin")))
+    assert refused.status == 302
+    assert query_of(refused.header("location") or "")["error"] == "invalid_scope"
+
+
+async def test_a_pre_registered_clients_scope_limits_what_it_is_granted(
+    upstream: FakeUpstream,
+) -> None:
+    server = make_server(upstream, clients=[Client("app", [REDIRECT], scope="mcp:read")])
+    back = await code_for(server, upstream, authorize_query())
+    answer = await tokens_for(server, back["code"])
+    assert answer.json()["scope"] == "mcp:read"
+    refused = await server.handle(get("/authorize", authorize_query(scope="mcp:read mcp:write")))
+    assert refused.status == 302
+    assert query_of(refused.header("location") or "") == {
+        "error": "invalid_scope",
+        "error_description": "a requested scope is not offered to this client",
+        "state": "st-1",
+        "iss": ISSUER,
+    }
 
 
 async def test_a_confidential_client_registers_and_authenticates_with_basic(

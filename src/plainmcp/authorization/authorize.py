@@ -50,13 +50,20 @@ def client_of(query: Mapping[str, list[str]]) -> str | Response:
 
 
 def granted_scope(
-    asked: str | None, supported: Sequence[str], client_scope: str | None
+    asked: str | None,
+    supported: Sequence[str],
+    client_scope: str | None,
+    declared_scope: str | None = None,
 ) -> str | None:
-    """The scopes to grant (space-separated), or None when one asked for is not allowed."""
+    """The scopes to grant (space-separated), or None when one asked for is not allowed.
+    `client_scope` limits them (the operator's); `declared_scope`, what a self-registered
+    client declared, is only the default when it asks for none."""
     allowed = list(supported)
     if client_scope is not None:
         allowed = [s for s in allowed if s in client_scope.split()]
     if asked is None or not asked.strip():
+        if declared_scope is not None:
+            return " ".join(s for s in allowed if s in declared_scope.split())
         return " ".join(allowed)
     wanted = asked.split()
     if any(s not in allowed for s in wanted):
@@ -109,7 +116,7 @@ def validate(
         return back("invalid_request", "code_challenge is not an S256 challenge")
     if len(resources) > 1 or (resources and resources[0] != resource):
         return back("invalid_target", f"this server issues tokens for {resource} only")
-    granted = granted_scope(scope, scopes, client.scope)
+    granted = granted_scope(scope, scopes, client.scope, client.declared_scope)
     if granted is None:
         return back("invalid_scope", "a requested scope is not offered to this client")
     return AuthorizeRequest(client.client_id, redirect_uri, state, challenge, granted, resource)

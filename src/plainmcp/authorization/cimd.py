@@ -182,6 +182,6 @@ def registered_from(client_id: str, document: Any) -> Registered:
         "none",
         None,
         claims.get("client_name"),
-        claims.get("scope"),
         metadata_document=True,
+        declared_scope=claims.get("scope"),
     )

@@ -54,8 +54,13 @@ class Registered:
     secret_hash: str | None = None
     client_name: str | None = None
     scope: str | None = None
+    """The scopes it may be granted, as the operator configured it (Client(scope=...))."""
     metadata_document: bool = False
     """Known from its Client ID Metadata Document (cimd.py), not registered here."""
+    declared_scope: str | None = None
+    """The `scope` a client registering itself declared (DCR, CIMD): granted when it asks
+    for none, never a limit: it could register again with any, and a limit would refuse the
+    step-up of a client that registered with its first login's scope."""
 
     def record(self) -> dict[str, Any]:
         return {
@@ -66,6 +71,7 @@ class Registered:
             "client_name": self.client_name,
             "scope": self.scope,
             "metadata_document": self.metadata_document,
+            "declared_scope": self.declared_scope,
         }
 
     @classmethod
@@ -78,6 +84,7 @@ class Registered:
             record.get("client_name"),
             record.get("scope"),
             bool(record.get("metadata_document")),
+            record.get("declared_scope"),
         )
 
 

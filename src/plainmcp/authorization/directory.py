@@ -86,7 +86,7 @@ class Directory:
             method,
             rules.secret_hash(secret) if secret else None,
             claims.get("client_name"),
-            claims.get("scope"),
+            declared_scope=claims.get("scope"),
         )
         await self.shared.store.put(
             "client", client.client_id, client.record(), self.shared.ttl.client
