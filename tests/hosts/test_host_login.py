@@ -1,26 +1,34 @@
-"""A real host logs in through plainmcp's authorization server: Codex CLI 0.169.0's
-`codex mcp login` against examples/oauth_server.py (a plainmcp server behind the proxy) with
-npm oidc-provider upstream (the `proxy_url` fixture of tests/authorization), all on 127.0.0.1.
+"""Real hosts log in through plainmcp's authorization server: Codex CLI 0.169.0's
+`codex mcp login` and Gemini CLI 0.61.0's `gemini -p "/mcp auth NAME"` against
+examples/oauth_server.py (a plainmcp server behind the proxy) with npm oidc-provider upstream
+(the `proxy_url` fixture of tests/authorization), all on 127.0.0.1.
 
-Codex discovers the authorization server from the server's 401, registers by DCR, prints the
-authorization URL (BROWSER fails, so nothing opens) and waits on a loopback callback; the
+Each host discovers the authorization server from the server's 401, registers by DCR, prints
+the authorization URL (BROWSER fails, so nothing opens) and waits on a loopback callback; the
 headless browser (tests/authorization/browser.py) signs in through the proxy's consent page
-and oidc-provider's login and consent, and the URL it lands on is requested, so Codex's own
-callback server gets the code. Then `codex exec` with a scripted model (tests/hosts/codex_cli.py)
-calls `whoami`, which answers only a token with mcp:read, and the model gets its answer.
+and oidc-provider's login and consent, and the URL it lands on is requested, so the host's own
+callback server gets the code. The host's stored token is checked against the proxy's key, and
+then a run with a scripted model (codex_cli.py, gemini_cli.py) calls `whoami`, which answers
+only a token with mcp:read: the model gets its answer.
 
 Codex keeps its tokens in a file (`mcp_oauth_credentials_store = "file"`), not a keyring the
 machine may or may not have. Left to itself (`auto`) it registers by a Client ID Metadata
 Document, https://chatgpt.com/oauth/codex/client.json, as the proxy advertises
 `client_id_metadata_document_supported`; that document is on the internet, so the login here
-asks for DCR, and the second test pins what `auto` offers.
+asks for DCR, and a test pins what `auto` offers. Gemini CLI asks `[Y/n]` before opening the
+browser, on a terminal: it runs in a pseudo-terminal (`Terminal`).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
+import pty
 import queue
 import re
+import signal
+import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -42,6 +50,14 @@ from tests.hosts.codex_cli import (
     ensure_codex,
     parts_of,
     run_codex,
+)
+from tests.hosts.gemini_cli import (
+    GEMINI,
+    GeminiStub,
+    ensure_gemini,
+    gemini_env,
+    run_gemini,
+    write_settings,
 )
 from tests.hosts.scripts import Part, ToolUse
 
@@ -190,3 +206,147 @@ def test_left_to_choose_codex_cli_offers_its_client_id_metadata_document(
     query = dict(parse_qsl(urlsplit(url).query))
     assert query["client_id"] == "https://chatgpt.com/oauth/codex/client.json"
     assert CALLBACK.match(query["redirect_uri"]), query["redirect_uri"]
+
+
+class Terminal:
+    """What a child writes to its pseudo-terminal (the master end `fd`), read by a thread;
+    `wait_for(pattern)` blocks until the pattern appears after the last match (or the child
+    closed it: AssertionError). For prompts that end no line."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.text = ""
+        self._seen = 0
+        self._ended = False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:  # EIO: the child and its own children closed the terminal
+                data = b""
+            with self._changed:
+                self.text += decoder.decode(data, final=not data)
+                self._ended = not data
+                self._changed.notify_all()
+            if not data:
+                return
+
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        with self._changed:
+            while True:
+                found = re.compile(pattern).search(self.text, self._seen)
+                if found:
+                    self._seen = found.end()
+                    return found
+                if self._ended:
+                    raise AssertionError(f"no {pattern!r} in:\n{self.text}")
+                if not self._changed.wait(timeout):
+                    raise AssertionError(f"{pattern!r} not seen in {timeout} s:\n{self.text}")
+
+
+def gemini(home: Path, *args: str) -> str:
+    """One short Gemini CLI command's output (stdout and stderr); it must succeed."""
+    env = gemini_env(home, "http://127.0.0.1:1")
+    with _group([str(GEMINI), *args], env, home) as proc:
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, f"gemini {args} exited {proc.returncode}:\n{out}\n{err}"
+    return out + err
+
+
+def test_gemini_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(proxy_url: str) -> None:
+    ensure_gemini()
+    mcp = f"{proxy_url}/mcp"
+    listing = "Configured MCP servers:\n\n{}guarded: " + mcp + " (http) - {}\n"
+    with tempfile.TemporaryDirectory(prefix="plainmcp-gm-") as tmp:
+        home = Path(tmp)
+        write_settings(home, {"guarded": {"httpUrl": mcp}})
+        assert gemini(home, "mcp", "list") == listing.format("✗ ", "Disconnected")
+
+        with GeminiStub() as unused:
+            env = {**gemini_env(home, unused.url), "BROWSER": "false", "NO_COLOR": "1"}
+            master, child = pty.openpty()
+            try:
+                # a terminal on stdin too: a `-p` run reads a piped stdin as more prompt
+                login = subprocess.Popen(
+                    [str(GEMINI), "-p", "/mcp auth guarded"],
+                    stdin=child,
+                    stdout=child,
+                    stderr=child,
+                    env=env,
+                    cwd=home,
+                    start_new_session=True,
+                )
+            finally:
+                os.close(child)
+            try:
+                terminal = Terminal(master)
+                terminal.wait_for(re.escape("Do you want to continue? [Y/n]: "))
+                os.write(master, b"y\r")
+                url = terminal.wait_for(rf"{re.escape(proxy_url)}/authorize\?\S+").group()
+                query = dict(parse_qsl(urlsplit(url).query))
+                assert sorted(query) == [
+                    "client_id",
+                    "code_challenge",
+                    "code_challenge_method",
+                    "redirect_uri",
+                    "resource",
+                    "response_type",
+                    "scope",
+                    "state",
+                ]
+                assert (query["response_type"], query["code_challenge_method"]) == ("code", "S256")
+                assert (query["scope"], query["resource"]) == ("mcp:read", mcp)
+                assert re.fullmatch(r"http://localhost:\d+/oauth/callback", query["redirect_uri"])
+                client_id = query["client_id"]
+                assert not client_id.startswith("http")  # registered by DCR at the proxy
+
+                landed = log_in(url, query["redirect_uri"])
+                back = dict(parse_qsl(urlsplit(landed).query))
+                assert (back["state"], back["iss"]) == (query["state"], proxy_url)
+                answer = httpx2.get(landed, timeout=10.0)  # to Gemini's callback server
+                assert answer.status_code == 200
+                assert "<h1>Authentication Successful!</h1>" in answer.text
+                terminal.wait_for(
+                    re.escape("✅ Successfully authenticated with MCP server 'guarded'!")
+                )
+                # `/mcp auth` done, Gemini CLI 0.61.0's `-p` ends with a command result it
+                # has no non-interactive form for: exit code 42, the login kept
+                exiting = "Exiting due to command result that is not supported in non-interactive"
+                terminal.wait_for(re.escape(exiting))
+                assert login.wait(timeout=30) == 42
+            finally:
+                if login.poll() is None:
+                    os.killpg(login.pid, signal.SIGKILL)
+                    login.wait()
+                os.close(master)
+            assert unused.requests == []  # logging in asks no model anything
+
+        connected = gemini(home, "mcp", "list")
+        assert connected == listing.format(
+            "Found stored OAuth token for server 'guarded'\n✓ ", "Connected"
+        )
+        (saved,) = json.loads((home / ".gemini" / "mcp-oauth-tokens.json").read_text())
+        assert (saved["serverName"], saved["mcpServerUrl"]) == ("guarded", mcp)
+        assert (saved["clientId"], saved["tokenUrl"]) == (client_id, f"{proxy_url}/token")
+        token = saved["token"]
+        assert (token["tokenType"], token["scope"]) == ("Bearer", "mcp:read")
+        assert token["refreshToken"]
+        claims = claims_of(proxy_url, mcp, saved["token"]["accessToken"])
+        assert (claims["aud"], claims["client_id"], claims["scope"]) == (mcp, client_id, "mcp:read")
+        assert claims["sub"] == "alice"
+
+        model = GeminiStub([ToolUse("mcp_guarded_whoami")])
+        run = run_gemini({"guarded": {"httpUrl": mcp}}, (), model=model, home=home)
+        assert [t for t in run.tools if t.startswith("mcp_")] == [
+            "mcp_guarded_whoami",
+            "mcp_guarded_read_more",
+        ]
+        ((response),) = run.results
+        assert response["response"] == {
+            "output": "<untrusted_context>\nlogged in\n</untrusted_context>"
+        }
+        assert model.seen == [([Part("text", text="logged in")], False)]
