@@ -214,6 +214,19 @@ def config_toml(model_url: str, servers: Mapping[str, Mapping[str, Any]]) -> str
     return "\n".join(lines) + "\n"
 
 
+def codex_env(home: Path) -> dict[str, str]:
+    """This process's environment with `home` as HOME and CODEX_HOME (`home/.codex`), none of
+    the caller's OpenAI or Codex settings, and the stand-in's API key."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        CODEX_HOME=str(home / ".codex"),
+        PLAINMCP_STUB_API_KEY="test",
+    )
+    return env
+
+
 def run_codex(
     servers: Mapping[str, Mapping[str, Any]],
     calls: Sequence[ToolUse],
@@ -221,25 +234,21 @@ def run_codex(
     config: Sequence[str] = (),
     timeout: float = 120,
     model: ResponsesStub | None = None,
+    home: Path | None = None,
 ) -> CodexRun:
     """One `codex exec` run (approvals and sandbox off, so MCP tools run unasked) with `servers`
     as its only servers; `config` adds `-c key=value` overrides; `model` is the stand-in to
-    use (default: one making `calls`)."""
+    use (default: one making `calls`); `home` is a throwaway HOME kept from an earlier command
+    (its config.toml is rewritten, the rest kept, say a login's tokens), else a fresh one."""
     ensure_codex()
     stub = model or ResponsesStub(calls)
     with stub, tempfile.TemporaryDirectory(prefix="plainmcp-cx-") as tmp:
-        home = Path(tmp) / "home"
-        (home / ".codex").mkdir(parents=True)
+        home = home or Path(tmp) / "home"
+        (home / ".codex").mkdir(parents=True, exist_ok=True)
         (home / ".codex" / "config.toml").write_text(config_toml(stub.url, servers))
         work = Path(tmp) / "work"
         work.mkdir()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
-        env.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            CODEX_HOME=str(home / ".codex"),
-            PLAINMCP_STUB_API_KEY="test",
-        )
+        env = codex_env(home)
         overrides = [arg for value in config for arg in ("-c", value)]
         command = [
             str(CODEX),

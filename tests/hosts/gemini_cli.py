@@ -132,41 +132,55 @@ class GeminiRun:
         return first
 
 
+def write_settings(home: Path, servers: Mapping[str, Mapping[str, Any]]) -> None:
+    """HOME's settings.json: the API-key auth the stand-in takes, `servers` as the only (and
+    trusted) servers, nothing sent elsewhere."""
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        # Nothing but the stand-in on 127.0.0.1: no usage statistics, no update check.
+        "privacy": {"usageStatisticsEnabled": False},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        "telemetry": {"enabled": False},
+        "mcpServers": {name: {**entry, "trust": True} for name, entry in servers.items()},
+    }
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+
+
+def gemini_env(home: Path, model_url: str) -> dict[str, str]:
+    """This process's environment with `home` as HOME, none of the caller's Gemini, Google or
+    MCP settings, the stand-in at `model_url` as the Gemini API, the folder trusted."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GEMINI_", "GOOGLE_", "MCP_"))}
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        GEMINI_API_KEY="test",
+        GOOGLE_GEMINI_BASE_URL=model_url,
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+    )
+    return env
+
+
 def run_gemini(
     servers: Mapping[str, Mapping[str, Any]],
     calls: Sequence[ToolUse],
     *,
     timeout: float = 180,
     model: GeminiStub | None = None,
+    home: Path | None = None,
 ) -> GeminiRun:
     """One `gemini -p` run (every tool allowed: --yolo) with `servers` as its only servers;
-    `model` is the stand-in to use (default: one making `calls`)."""
+    `model` is the stand-in to use (default: one making `calls`); `home` is a throwaway HOME
+    kept from an earlier command (its settings.json is rewritten, the rest kept, say a login's
+    tokens), else a fresh one."""
     ensure_gemini()
     stub = model or GeminiStub(calls)
     with stub as model, tempfile.TemporaryDirectory(prefix="plainmcp-gm-") as tmp:
-        home = Path(tmp) / "home"
-        (home / ".gemini").mkdir(parents=True)
-        settings = {
-            "security": {"auth": {"selectedType": "gemini-api-key"}},
-            # Nothing but the stand-in on 127.0.0.1: no usage statistics, no update check.
-            "privacy": {"usageStatisticsEnabled": False},
-            "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-            "telemetry": {"enabled": False},
-            "mcpServers": {name: {**entry, "trust": True} for name, entry in servers.items()},
-        }
-        (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+        home = home or Path(tmp) / "home"
+        write_settings(home, servers)
         work = Path(tmp) / "work"
         work.mkdir()
-        env = {
-            k: v for k, v in os.environ.items() if not k.startswith(("GEMINI_", "GOOGLE_", "MCP_"))
-        }
-        env.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            GEMINI_API_KEY="test",
-            GOOGLE_GEMINI_BASE_URL=model.url,
-            GEMINI_CLI_TRUST_WORKSPACE="true",
-        )
+        env = gemini_env(home, model.url)
         # A named model: in its default "auto" mode Gemini CLI first asks a router model with
         # a prompt of its own, retrying with backoff (about 100 s) while the stand-in's answer
         # is not the JSON it wants.
