@@ -185,7 +185,7 @@ def test_codex_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(
 
     model = ResponsesStub([ToolUse("mcp__guarded__whoami")], parts=parts_of)
     run = run_codex({"guarded": {"url": mcp}}, (), model=model, home=home, config=[FILE_STORE])
-    assert run.namespace("mcp__guarded") == ["read_more", "whoami"]
+    assert run.namespace("mcp__guarded") == ["read_more", "remember", "whoami"]
     # the tool's answer, after Codex's own `Wall time` line, as the model got it
     assert model.seen == {"call_1": [Part("text", text="logged in")]}
     ((_, answered),) = run.results
@@ -299,7 +299,8 @@ def test_gemini_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(proxy
                     "state",
                 ]
                 assert (query["response_type"], query["code_challenge_method"]) == ("code", "S256")
-                assert (query["scope"], query["resource"]) == ("mcp:read", mcp)
+                # Gemini asks for every scope the resource lists, not the challenge's
+                assert (query["scope"], query["resource"]) == ("mcp:read mcp:write", mcp)
                 assert re.fullmatch(r"http://localhost:\d+/oauth/callback", query["redirect_uri"])
                 client_id = query["client_id"]
                 assert not client_id.startswith("http")  # registered by DCR at the proxy
@@ -333,16 +334,21 @@ def test_gemini_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(proxy
         assert (saved["serverName"], saved["mcpServerUrl"]) == ("guarded", mcp)
         assert (saved["clientId"], saved["tokenUrl"]) == (client_id, f"{proxy_url}/token")
         token = saved["token"]
-        assert (token["tokenType"], token["scope"]) == ("Bearer", "mcp:read")
+        assert (token["tokenType"], token["scope"]) == ("Bearer", "mcp:read mcp:write")
         assert token["refreshToken"]
         claims = claims_of(proxy_url, mcp, saved["token"]["accessToken"])
-        assert (claims["aud"], claims["client_id"], claims["scope"]) == (mcp, client_id, "mcp:read")
+        assert (claims["aud"], claims["client_id"], claims["scope"]) == (
+            mcp,
+            client_id,
+            "mcp:read mcp:write",
+        )
         assert claims["sub"] == "alice"
 
         model = GeminiStub([ToolUse("mcp_guarded_whoami")])
         run = run_gemini({"guarded": {"httpUrl": mcp}}, (), model=model, home=home)
         assert [t for t in run.tools if t.startswith("mcp_")] == [
             "mcp_guarded_whoami",
+            "mcp_guarded_remember",
             "mcp_guarded_read_more",
         ]
         ((response),) = run.results
