@@ -162,8 +162,9 @@ class MetadataDocuments:
 
 
 def registered_from(client_id: str, document: Any) -> Registered:
-    """The client a document describes: its `client_id` must be the URL it came from; it is a
-    public client (no secret can be shared through a public document)."""
+    """The client a document describes: its `client_id` must be the URL it came from; a public
+    client, or one that signs assertions with a key of its `jwks` (private_key_jwt): no secret
+    can be shared through a public document."""
     if not isinstance(document, dict) or document.get("client_id") != client_id:
         raise MetadataError("the document's client_id is not its URL")
     if "client_secret" in document or "client_secret_expires_at" in document:
@@ -174,14 +175,18 @@ def registered_from(client_id: str, document: Any) -> Registered:
         claims = validated_metadata(document)
     except RegistrationError as exc:
         raise MetadataError(f"the client metadata document is invalid: {exc}") from None
-    if claims["token_endpoint_auth_method"] != "none":
-        raise MetadataError("only public clients (token_endpoint_auth_method none) are supported")
+    method = claims["token_endpoint_auth_method"]
+    if method not in ("none", "private_key_jwt"):
+        raise MetadataError(
+            "a client metadata document's token_endpoint_auth_method is none or private_key_jwt"
+        )
     return Registered(
         client_id,
         tuple(claims["redirect_uris"]),
-        "none",
+        method,
         None,
         claims.get("client_name"),
         metadata_document=True,
         declared_scope=claims.get("scope"),
+        jwks=claims.get("jwks") if method == "private_key_jwt" else None,
     )

@@ -16,7 +16,9 @@ from urllib.parse import unquote, urlsplit
 from authlib.oauth2.rfc7591 import ClientMetadataClaims
 from joserfc.errors import JoseError  # what Authlib's claims raise (joserfc: its dependency)
 
-AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
+from plainmcp.authorization.assertions import jwks_problem
+
+AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic", "private_key_jwt")
 GRANT_TYPES = ("authorization_code", "refresh_token")
 UNSAFE_SCHEMES = frozenset({"javascript", "data", "file", "vbscript", "about", "blob", "ftp"})
 
@@ -61,6 +63,8 @@ class Registered:
     """The `scope` a client registering itself declared (DCR, CIMD): granted when it asks
     for none, never a limit: it could register again with any, and a limit would refuse the
     step-up of a client that registered with its first login's scope."""
+    jwks: dict[str, Any] | None = None
+    """The public keys a private_key_jwt client signs its assertions with."""
 
     def record(self) -> dict[str, Any]:
         return {
@@ -72,6 +76,7 @@ class Registered:
             "scope": self.scope,
             "metadata_document": self.metadata_document,
             "declared_scope": self.declared_scope,
+            "jwks": self.jwks,
         }
 
     @classmethod
@@ -85,6 +90,7 @@ class Registered:
             record.get("scope"),
             bool(record.get("metadata_document")),
             record.get("declared_scope"),
+            record.get("jwks"),
         )
 
 
@@ -177,6 +183,10 @@ def validated_metadata(document: object) -> dict[str, Any]:
         raise RegistrationError(
             "invalid_client_metadata", f"token_endpoint_auth_method {method!r} is not supported"
         )
+    if method == "private_key_jwt":
+        problem = jwks_problem(claims.get("jwks"))
+        if problem:
+            raise RegistrationError("invalid_client_metadata", problem)
     grants = claims.get("grant_types", ["authorization_code"])
     if not isinstance(grants, list) or not set(grants) <= set(GRANT_TYPES):
         raise RegistrationError("invalid_client_metadata", f"grant_types {grants!r} not supported")
@@ -218,7 +228,10 @@ def presented_credentials(
 
 
 def authenticates(client: Registered, secret: str | None, method: str) -> bool:
-    """Whether the presented secret is the client's (compared in constant time)."""
+    """Whether the presented secret is the client's (compared in constant time). A
+    private_key_jwt client is authenticated by its assertion only (assertions.py)."""
+    if client.token_endpoint_auth_method == "private_key_jwt":
+        return False
     if client.secret_hash is None:
         return secret is None and method == "none"
     if secret is None or method == "none":

@@ -79,7 +79,7 @@ class Directory:
         except RegistrationError as exc:
             return oauth_error(400, exc.error, str(exc))
         method = str(claims["token_endpoint_auth_method"])
-        secret = secrets.token_urlsafe(32) if method != "none" else None
+        secret = secrets.token_urlsafe(32) if method not in ("none", "private_key_jwt") else None
         client = Registered(
             f"mcp-{secrets.token_urlsafe(16)}",
             tuple(claims["redirect_uris"]),
@@ -87,6 +87,7 @@ class Directory:
             rules.secret_hash(secret) if secret else None,
             claims.get("client_name"),
             declared_scope=claims.get("scope"),
+            jwks=claims.get("jwks") if method == "private_key_jwt" else None,
         )
         await self.shared.store.put(
             "client", client.client_id, client.record(), self.shared.ttl.client

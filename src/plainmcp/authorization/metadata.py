@@ -8,6 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 
+from plainmcp.authorization.assertions import ALGORITHMS
 from plainmcp.authorization.clients import AUTH_METHODS, GRANT_TYPES, is_loopback
 
 
@@ -24,7 +25,9 @@ def document(issuer: str, scopes: Sequence[str], registration: bool) -> dict[str
         "grant_types_supported": list(GRANT_TYPES),
         "code_challenge_methods_supported": ["S256"],
         "token_endpoint_auth_methods_supported": list(AUTH_METHODS),
+        "token_endpoint_auth_signing_alg_values_supported": list(ALGORITHMS),
         "revocation_endpoint_auth_methods_supported": list(AUTH_METHODS),
+        "revocation_endpoint_auth_signing_alg_values_supported": list(ALGORITHMS),
         "authorization_response_iss_parameter_supported": True,
         "client_id_metadata_document_supported": True,
     }

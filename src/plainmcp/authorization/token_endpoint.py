@@ -12,8 +12,8 @@ from typing import Any
 
 import jwt
 
+from plainmcp.authorization import assertions, grants, tokens
 from plainmcp.authorization import clients as rules
-from plainmcp.authorization import grants, tokens
 from plainmcp.authorization.clients import Registered
 from plainmcp.authorization.directory import Directory
 from plainmcp.authorization.messages import (
@@ -81,8 +81,12 @@ class TokenEndpoint:
         return Response(200, NO_STORE)
 
     async def _authenticated(self, request: Request) -> Registered | Response:
-        form = {name: single(request.form, name) for name in ("client_id", "client_secret")}
+        names = ("client_id", "client_secret", "client_assertion", "client_assertion_type")
+        form = {name: single(request.form, name) for name in names}
         try:
+            assertion = assertions.presented_assertion(form)
+            if assertion is not None:
+                return await self._asserted(request, form, assertion)
             client_id, secret, method = rules.presented_credentials(request.headers, form)
         except ValueError as exc:
             return oauth_error(400, "invalid_request", str(exc))
@@ -97,6 +101,32 @@ class TokenEndpoint:
                 (("www-authenticate", 'Basic realm="token"'),) if method != "none" else (),
             )
         return client
+
+    async def _asserted(
+        self, request: Request, form: dict[str, str | None], assertion: str
+    ) -> Registered | Response:
+        """The client a private_key_jwt assertion proves (and nothing else may be presented)."""
+        if form["client_secret"] is not None or "authorization" in request.headers:
+            raise ValueError("the client authenticated in two ways")
+        client_id = form["client_id"] or assertions.claimed_client(assertion)
+        client = await self.directory.client(client_id) if client_id else None
+        if client is not None and client.jwks is not None:
+            issuer = self.shared.issuer
+            try:
+                await assertions.verify(
+                    assertion,
+                    client.client_id,
+                    client.jwks,
+                    (issuer, f"{issuer}/token", f"{issuer}/revoke"),
+                    self.shared.store,
+                    self.shared.clock(),
+                )
+                return client
+            except assertions.AssertionRefused as exc:
+                log.warning("client assertion refused for %s: %s", client.client_id, exc)
+        return oauth_error(
+            401, "invalid_client", "the client is unknown or its authentication failed"
+        )
 
     async def _redeem_code(self, request: Request, client: Registered) -> Response:
         code = single(request.form, "code")
