@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -211,7 +211,7 @@ async def test_the_official_sdk_client_logs_in_refreshes_steps_up_and_is_revoked
 
         async def scope_of(token: OAuthToken) -> str:
             claims = await claims_of(plain, proxy_url, mcp, token.access_token)
-            assert (claims["aud"], claims["client_id"]) == (mcp, registered.client_id)
+            assert (claims["aud"], claims["client_id"]) == (mcp, client_id)
             assert claims["scope"] == token.scope
             return str(claims["scope"])
 
@@ -220,7 +220,8 @@ async def test_the_official_sdk_client_logs_in_refreshes_steps_up_and_is_revoked
         assert landed[0]["iss"] == proxy_url
         registered = storage.client
         assert registered is not None and registered.client_id is not None
-        assert not registered.client_id.startswith("http")  # registered by DCR
+        client_id = registered.client_id
+        assert not client_id.startswith("http")  # registered by DCR
         assert registered.token_endpoint_auth_method == "client_secret_basic"
         assert registered.client_secret is not None
         first = storage.tokens
@@ -360,16 +361,24 @@ async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: s
 @dataclass
 class TsRun:
     """What tests/interop/ts_oauth_login.mjs printed: the authorization URLs it was sent to,
-    in order, each call's text, and its last record (registration, tokens, logins)."""
+    in order, each call's text, its pauses' records and its last record (registration,
+    tokens, logins)."""
 
     authorized: list[str]
     texts: list[str]
     done: dict[str, Any]
+    paused: list[dict[str, Any]] = field(default_factory=list)
 
 
-async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
+async def run_ts_client(
+    mcp: str,
+    calls: list[dict[str, Any]],
+    on_pause: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+) -> TsRun:
     """Runs the TypeScript SDK client on `calls`, each login it asks for done by the browser
-    (each redirect's state and iss checked) and its query written back on its stdin."""
+    (each redirect's state and iss checked) and its query written back on its stdin; at each
+    {"pause": NAME} among them, `on_pause` is awaited with what the client holds, then the
+    client is told to go on."""
     redirect = f"http://127.0.0.1:{free_port()}/callback"
     node = subprocess.Popen(
         [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect, json.dumps(calls)],
@@ -391,6 +400,13 @@ async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
                 break
             if record["kind"] == "call":
                 run.texts.append(record["text"])
+                continue
+            if record["kind"] == "pause":
+                run.paused.append(record)
+                assert on_pause is not None, record
+                await on_pause(record)
+                node.stdin.write(json.dumps({"kind": "continue"}) + "\n")
+                node.stdin.flush()
                 continue
             assert record["kind"] == "authorize"
             run.authorized.append(record["url"])
@@ -485,3 +501,66 @@ async def test_the_typescript_sdk_client_steps_up_through_the_proxy(proxy_url: s
         client_id,
         "mcp:read mcp:write",
     )
+
+
+async def test_the_typescript_sdk_client_refreshes_steps_up_and_is_revoked(
+    proxy_url: str,
+) -> None:
+    """Its access token revoked, the 401 makes the SDK refresh (no login); `remember`'s 403
+    steps it up; its refresh token revoked (the grant and its access token ended), the 401's
+    refresh is refused (invalid_grant), the provider drops its tokens and the SDK sends the
+    user to log in again, for the 401's scope."""
+    mcp = f"{proxy_url}/mcp"
+    calls: list[dict[str, Any]] = [
+        {"tool": "whoami", "arguments": {}},
+        {"pause": "revoke the access token"},
+        {"tool": "whoami", "arguments": {}},
+        {"pause": "refreshed"},
+        {"tool": "remember", "arguments": {"note": "milk"}},
+        {"pause": "revoke the refresh token"},
+        {"tool": "whoami", "arguments": {}},
+    ]
+    revoked = {
+        "revoke the access token": "access_token",
+        "revoke the refresh token": "refresh_token",
+    }
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+
+        async def on_pause(record: dict[str, Any]) -> None:
+            if record["name"] in revoked:  # a public client: its client_id authenticates it
+                token = record["tokens"][revoked[record["name"]]]
+                await revoke(http, proxy_url, token, record["client"]["client_id"], None)
+
+        run = await run_ts_client(mcp, calls, on_pause)
+        assert run.texts == [
+            "logged in",
+            "logged in",
+            "remembered 'milk' (1 notes)",
+            "logged in",
+        ]
+        assert [p["name"] for p in run.paused] == [c["pause"] for c in calls if "pause" in c]
+        asked = [dict(parse_qsl(urlsplit(url).query)) for url in run.authorized]
+        assert [a["scope"] for a in asked] == ["mcp:read", "mcp:read mcp:write", "mcp:read"]
+        client_id = asked[0]["client_id"]
+        assert {a["client_id"] for a in asked} == {client_id}  # one registration throughout
+        assert {r["client"]["client_id"] for r in [*run.paused, run.done]} == {client_id}
+        logins = [r["logins"] for r in [*run.paused, run.done]]
+        assert logins == [
+            1,
+            1,
+            2,
+            3,
+        ]  # the refresh took no login; the step-up and the revocation did
+        first, refreshed, writing, last = (r["tokens"] for r in [*run.paused, run.done])
+        assert refreshed["access_token"] != first["access_token"]
+        assert refreshed["refresh_token"] not in (None, first["refresh_token"])  # rotated
+        held = [first["refresh_token"], refreshed["refresh_token"]]
+        assert writing["refresh_token"] not in (None, *held)
+        assert last["refresh_token"] not in (None, *held, writing["refresh_token"])
+        scopes = []
+        for tokens in (first, refreshed, writing, last):
+            claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+            assert (claims["aud"], claims["client_id"]) == (mcp, client_id)
+            assert claims["scope"] == tokens["scope"]
+            scopes.append(claims["scope"])
+        assert scopes == ["mcp:read", "mcp:read", "mcp:read mcp:write", "mcp:read"]
