@@ -3,15 +3,17 @@ examples/oauth_server.py (a plainmcp server behind plainmcp's authorization serv
 oidc-provider as the upstream, all over real HTTP on 127.0.0.1. The redirect handler is the
 headless browser (tests/authorization/browser.py) through the consent page and oidc-provider's
 login and consent; the client's clock is injected to expire its access token. It steps up
-from mcp:read to mcp:write on a tool's 403. The official Python SDK's OAuth client logs in the
-same way, and so does the TypeScript SDK's (tests/interop/ts_oauth_login.mjs, driven here)."""
+from mcp:read to mcp:write on a tool's 403. The official Python SDK's OAuth client and the
+TypeScript SDK's (tests/interop/ts_oauth_login.mjs, driven here) go through the same: a login,
+a refresh, a step-up, a revocation and the login after it, each asserted as that SDK does it."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -21,8 +23,11 @@ import jwt
 import pytest
 from mcp import Client as SdkClient
 from mcp.client.auth import OAuthClientProvider
+from mcp.client.auth import oauth2 as sdk_oauth2
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from mcp.shared import auth_utils as sdk_auth_utils
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
+from mcp.types import TextContent
 from pydantic import AnyUrl
 
 from plainmcp.client import Client
@@ -133,17 +138,54 @@ async def test_the_client_logs_in_refreshes_and_logs_in_again_after_revocation(
         assert (claims["aud"], claims["client_id"]) == (mcp, registered["client_id"])
 
 
-async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
+class SdkClock:
+    """Stands in for the `time` module the SDK's OAuth client reads its clock from, `ahead`
+    seconds ahead of the real one: its access token expires without a wait."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def time(self) -> float:
+        return time.time() + self.ahead
+
+
+async def revoke(
+    http: httpx2.AsyncClient, issuer: str, token: str, client_id: str, secret: str | None
+) -> None:
+    """RFC 7009 at the proxy, authenticated as the client that holds `token` (HTTP Basic, or
+    its bare client_id for a public client)."""
+    if secret is None:
+        answer = await http.post(f"{issuer}/revoke", data={"token": token, "client_id": client_id})
+    else:
+        answer = await http.post(
+            f"{issuer}/revoke", data={"token": token}, auth=(client_id, secret)
+        )
+    assert answer.status_code == 200, answer.text
+
+
+async def test_the_official_sdk_client_logs_in_refreshes_steps_up_and_is_revoked(
+    proxy_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The official Python SDK's OAuthClientProvider: it refreshes only an access token its
+    own clock says expired; a 401 (its access token revoked) sends it to the browser again,
+    though it holds a refresh token. `remember`'s 403 insufficient_scope steps it up to both
+    scopes; its refresh token revoked (the grant, and so its access token, ended), the next
+    call's 401 logs it in again, for the 401's scope alone."""
     mcp = f"{proxy_url}/mcp"
     browser = BrowserRedirect()
     landed: list[Mapping[str, str]] = []
+    asked: list[dict[str, str]] = []
 
     async def redirect_handler(authorization_url: str) -> None:
+        asked.append(dict(parse_qsl(urlsplit(authorization_url).query)))
         landed.append(await browser(authorization_url))
 
     async def callback_handler() -> AuthorizationCodeResult:
         return AuthorizationCodeResult.model_validate(landed[-1])
 
+    clock = SdkClock()
+    monkeypatch.setattr(sdk_oauth2, "time", clock)  # where it checks a token's expiry
+    monkeypatch.setattr(sdk_auth_utils, "time", clock)  # where it reckons one
     storage = Memory()
     oauth = OAuthClientProvider(
         server_url=mcp,
@@ -155,19 +197,92 @@ async def test_the_official_sdk_client_logs_in_through_the_proxy(proxy_url: str)
         callback_handler=callback_handler,
     )
     async with (
+        httpx2.AsyncClient(timeout=30.0) as plain,
         httpx2.AsyncClient(auth=oauth, timeout=30.0) as http,
         SdkClient(streamable_http_client(mcp, http_client=http)) as client,
     ):
-        result = await client.call_tool("whoami", {})
-        assert result.content[0].text == "logged in"  # type: ignore[union-attr]
-    assert browser.logins == 1
-    assert landed[0]["iss"] == proxy_url
-    assert storage.client is not None and storage.client.client_id is not None
-    assert not storage.client.client_id.startswith("http")  # registered by DCR
-    assert storage.tokens is not None and storage.tokens.scope == "mcp:read"
-    async with httpx2.AsyncClient(timeout=30.0) as plain:
-        claims = await claims_of(plain, proxy_url, mcp, storage.tokens.access_token)
-    assert (claims["aud"], claims["client_id"]) == (mcp, storage.client.client_id)
+
+        async def text(tool: str, arguments: dict[str, Any]) -> str:
+            result = await client.call_tool(tool, arguments)
+            assert not result.is_error, result
+            block = result.content[0]
+            assert isinstance(block, TextContent)
+            return block.text
+
+        async def scope_of(token: OAuthToken) -> str:
+            claims = await claims_of(plain, proxy_url, mcp, token.access_token)
+            assert (claims["aud"], claims["client_id"]) == (mcp, client_id)
+            assert claims["scope"] == token.scope
+            return str(claims["scope"])
+
+        assert await text("whoami", {}) == "logged in"
+        assert browser.logins == 1
+        assert landed[0]["iss"] == proxy_url
+        registered = storage.client
+        assert registered is not None and registered.client_id is not None
+        client_id = registered.client_id
+        assert not client_id.startswith("http")  # registered by DCR
+        assert registered.token_endpoint_auth_method == "client_secret_basic"
+        assert registered.client_secret is not None
+        first = storage.tokens
+        assert first is not None and first.refresh_token is not None
+        assert await scope_of(first) == "mcp:read"
+
+        # its access token revoked: the 401 takes it back to the browser, not to a refresh
+        await revoke(
+            plain, proxy_url, first.access_token, registered.client_id, registered.client_secret
+        )
+        assert await text("whoami", {}) == "logged in"
+        assert browser.logins == 2
+        second = storage.tokens
+        assert second is not None and second.refresh_token is not None
+        assert second.access_token != first.access_token
+        assert second.refresh_token != first.refresh_token  # a new grant, not a refresh
+        # though the refresh token it held then was live (it refreshes here, for the test)
+        live = await plain.post(
+            f"{proxy_url}/token",
+            data={"grant_type": "refresh_token", "refresh_token": first.refresh_token},
+            auth=(registered.client_id, registered.client_secret),
+        )
+        assert live.status_code == 200, live.text
+        assert await scope_of(second) == "mcp:read"
+
+        # its clock past the access token's 900 s: the next call refreshes first, no login
+        assert second.expires_in == 900
+        clock.ahead = 901
+        assert await text("whoami", {}) == "logged in"
+        assert browser.logins == 2
+        third = storage.tokens
+        assert third is not None and third.refresh_token is not None
+        assert third.access_token != second.access_token
+        assert third.refresh_token != second.refresh_token  # rotated
+        assert await scope_of(third) == "mcp:read"
+
+        # the step-up: remember's 403 insufficient_scope, a login for both scopes, the call again
+        assert await text("remember", {"note": "milk"}) == "remembered 'milk' (1 notes)"
+        assert browser.logins == 3
+        assert [a["scope"] for a in asked] == ["mcp:read", "mcp:read", "mcp:read mcp:write"]
+        assert {a["client_id"] for a in asked} == {registered.client_id}  # one registration
+        writing = storage.tokens
+        assert writing is not None and writing.refresh_token is not None
+        assert await scope_of(writing) == "mcp:read mcp:write"
+        assert await text("remember", {"note": "eggs"}) == "remembered 'eggs' (2 notes)"
+        assert browser.logins == 3
+
+        # its refresh token revoked: the grant ends with the access token issued from it, and
+        # the next call's 401 logs in again, asking for the 401's mcp:read
+        await revoke(
+            plain, proxy_url, writing.refresh_token, registered.client_id, registered.client_secret
+        )
+        assert await text("whoami", {}) == "logged in"
+        assert browser.logins == 4
+        assert asked[-1]["scope"] == "mcp:read"
+        last = storage.tokens
+        assert last is not None and last.refresh_token is not None
+        assert last.access_token != writing.access_token
+        assert last.refresh_token != writing.refresh_token
+        assert await scope_of(last) == "mcp:read"
+        assert storage.client == registered  # the same registration throughout
 
 
 async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: str) -> None:
@@ -246,16 +361,24 @@ async def test_the_client_logs_in_for_reading_and_steps_up_to_write(proxy_url: s
 @dataclass
 class TsRun:
     """What tests/interop/ts_oauth_login.mjs printed: the authorization URLs it was sent to,
-    in order, each call's text, and its last record (registration, tokens, logins)."""
+    in order, each call's text, its pauses' records and its last record (registration,
+    tokens, logins)."""
 
     authorized: list[str]
     texts: list[str]
     done: dict[str, Any]
+    paused: list[dict[str, Any]] = field(default_factory=list)
 
 
-async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
+async def run_ts_client(
+    mcp: str,
+    calls: list[dict[str, Any]],
+    on_pause: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+) -> TsRun:
     """Runs the TypeScript SDK client on `calls`, each login it asks for done by the browser
-    (each redirect's state and iss checked) and its query written back on its stdin."""
+    (each redirect's state and iss checked) and its query written back on its stdin; at each
+    {"pause": NAME} among them, `on_pause` is awaited with what the client holds, then the
+    client is told to go on."""
     redirect = f"http://127.0.0.1:{free_port()}/callback"
     node = subprocess.Popen(
         [str(node22_bin()), "ts_oauth_login.mjs", mcp, redirect, json.dumps(calls)],
@@ -277,6 +400,13 @@ async def run_ts_client(mcp: str, calls: list[dict[str, Any]]) -> TsRun:
                 break
             if record["kind"] == "call":
                 run.texts.append(record["text"])
+                continue
+            if record["kind"] == "pause":
+                run.paused.append(record)
+                assert on_pause is not None, record
+                await on_pause(record)
+                node.stdin.write(json.dumps({"kind": "continue"}) + "\n")
+                node.stdin.flush()
                 continue
             assert record["kind"] == "authorize"
             run.authorized.append(record["url"])
@@ -371,3 +501,66 @@ async def test_the_typescript_sdk_client_steps_up_through_the_proxy(proxy_url: s
         client_id,
         "mcp:read mcp:write",
     )
+
+
+async def test_the_typescript_sdk_client_refreshes_steps_up_and_is_revoked(
+    proxy_url: str,
+) -> None:
+    """Its access token revoked, the 401 makes the SDK refresh (no login); `remember`'s 403
+    steps it up; its refresh token revoked (the grant and its access token ended), the 401's
+    refresh is refused (invalid_grant), the provider drops its tokens and the SDK sends the
+    user to log in again, for the 401's scope."""
+    mcp = f"{proxy_url}/mcp"
+    calls: list[dict[str, Any]] = [
+        {"tool": "whoami", "arguments": {}},
+        {"pause": "revoke the access token"},
+        {"tool": "whoami", "arguments": {}},
+        {"pause": "refreshed"},
+        {"tool": "remember", "arguments": {"note": "milk"}},
+        {"pause": "revoke the refresh token"},
+        {"tool": "whoami", "arguments": {}},
+    ]
+    revoked = {
+        "revoke the access token": "access_token",
+        "revoke the refresh token": "refresh_token",
+    }
+    async with httpx2.AsyncClient(timeout=30.0) as http:
+
+        async def on_pause(record: dict[str, Any]) -> None:
+            if record["name"] in revoked:  # a public client: its client_id authenticates it
+                token = record["tokens"][revoked[record["name"]]]
+                await revoke(http, proxy_url, token, record["client"]["client_id"], None)
+
+        run = await run_ts_client(mcp, calls, on_pause)
+        assert run.texts == [
+            "logged in",
+            "logged in",
+            "remembered 'milk' (1 notes)",
+            "logged in",
+        ]
+        assert [p["name"] for p in run.paused] == [c["pause"] for c in calls if "pause" in c]
+        asked = [dict(parse_qsl(urlsplit(url).query)) for url in run.authorized]
+        assert [a["scope"] for a in asked] == ["mcp:read", "mcp:read mcp:write", "mcp:read"]
+        client_id = asked[0]["client_id"]
+        assert {a["client_id"] for a in asked} == {client_id}  # one registration throughout
+        assert {r["client"]["client_id"] for r in [*run.paused, run.done]} == {client_id}
+        logins = [r["logins"] for r in [*run.paused, run.done]]
+        assert logins == [
+            1,
+            1,
+            2,
+            3,
+        ]  # the refresh took no login; the step-up and the revocation did
+        first, refreshed, writing, last = (r["tokens"] for r in [*run.paused, run.done])
+        assert refreshed["access_token"] != first["access_token"]
+        assert refreshed["refresh_token"] not in (None, first["refresh_token"])  # rotated
+        held = [first["refresh_token"], refreshed["refresh_token"]]
+        assert writing["refresh_token"] not in (None, *held)
+        assert last["refresh_token"] not in (None, *held, writing["refresh_token"])
+        scopes = []
+        for tokens in (first, refreshed, writing, last):
+            claims = await claims_of(http, proxy_url, mcp, tokens["access_token"])
+            assert (claims["aud"], claims["client_id"]) == (mcp, client_id)
+            assert claims["scope"] == tokens["scope"]
+            scopes.append(claims["scope"])
+        assert scopes == ["mcp:read", "mcp:read", "mcp:read mcp:write", "mcp:read"]

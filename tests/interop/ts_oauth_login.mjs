@@ -3,7 +3,8 @@
 //
 //   node ts_oauth_login.mjs http://127.0.0.1:PORT/mcp http://127.0.0.1:CB/callback [CALLS]
 //
-// CALLS: a JSON list of {"tool", "arguments"} (default: whoami). The provider keeps everything
+// CALLS: a JSON list of {"tool", "arguments"} (default: whoami), or {"pause": NAME} to stop
+// between calls while the test does something (revokes a token). The provider keeps everything
 // in memory and registers itself (DCR) with the redirect URL given. Whenever the SDK sends the
 // user to log in (the first connection's 401, a call's 403 insufficient_scope step-up), the
 // script prints the URL and reads the redirect back, then finishes the login (finishAuth) and
@@ -13,6 +14,9 @@
 //                                    then reads one line on stdin: the query its redirect
 //                                    landed with
 //   {"kind": "call", "tool", "text"}  each call's text
+//   {"kind": "pause", "name", "client", "tokens", "logins"}   at a pause, the same as "done";
+//                                    the script then reads one line on stdin,
+//                                    {"kind": "continue"}, and goes on with the calls
 //   {"kind": "done", "client", "tokens", "logins"}   the registration (client_id, issuer and
 //                                    the scope it registered with), the tokens last saved, the
 //                                    logins begun
@@ -70,6 +74,14 @@ class MemoryProvider {
   saveTokens(tokens) {
     this.saved = tokens;
   }
+  // The SDK calls it when the server refused what it held (invalid_grant: a refresh token
+  // revoked), then authorizes again: the tokens go, the registration stays.
+  invalidateCredentials(scope) {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
+    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
+  }
   redirectToAuthorization(authorizationUrl) {
     emit({ kind: 'authorize', url: String(authorizationUrl) });
   }
@@ -126,6 +138,12 @@ async function main() {
   session = connected(provider);
   await session.client.connect(session.transport);
   for (const call of calls) {
+    if (call.pause !== undefined) {
+      emit({ kind: 'pause', name: call.pause, ...held(provider) });
+      const answer = JSON.parse(await nextLine(60));
+      if (answer.kind !== 'continue') throw new Error(`not a continue: ${JSON.stringify(answer)}`);
+      continue;
+    }
     let result;
     try {
       result = await session.client.callTool({ name: call.tool, arguments: call.arguments ?? {} });
@@ -138,8 +156,13 @@ async function main() {
     emit({ kind: 'call', tool: call.tool, text });
   }
   await session.client.close();
-  emit({
-    kind: 'done',
+  emit({ kind: 'done', ...held(provider) });
+}
+
+// What the provider holds: the registration (client_id, issuer and the scope it registered
+// with), the tokens last saved, the logins begun.
+function held(provider) {
+  return {
     client: {
       client_id: provider.client?.client_id,
       issuer: provider.client?.issuer,
@@ -147,7 +170,7 @@ async function main() {
     },
     tokens: provider.saved,
     logins: provider.states.length,
-  });
+  };
 }
 
 main().then(
