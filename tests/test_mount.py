@@ -8,6 +8,7 @@ parent writes matter (every one is validated against the revision's schema there
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,7 +17,9 @@ import pytest
 
 from plainmcp import Client, Context, Server, Text
 from plainmcp.client import LogMessage, Progress
+from plainmcp.lifespan import LifespanError
 from plainmcp.mount import namespaced_name, namespaced_uri, split_uri
+from plainmcp.resources import ResourceTemplate
 from tests.conftest import HANDSHAKE_REVISIONS, Session
 
 pytestmark = pytest.mark.anyio
@@ -168,8 +171,8 @@ def test_a_clash_is_refused_at_mount_time_naming_each() -> None:
     with pytest.raises(ValueError) as caught:
         app.mount(news())
     assert str(caught.value) == (
-        "cannot mount server 'news': a tool named 'lookup' is already registered; prompt"
-        " 'brief' is already registered; a resource with URI 'data://today' is already"
+        "cannot mount server 'news': a tool named 'lookup' is already registered; a prompt"
+        " named 'brief' is already registered; a resource with URI 'data://today' is already"
         " registered; a resource with URI 'data://city/{name}' is already registered"
     )
     assert list(app.tools) == ["lookup", "forecast"]  # nothing of news was registered
@@ -274,6 +277,8 @@ async def test_a_mounted_templates_completers_complete_through_the_mount() -> No
             },
         )
     assert result == {"completion": {"values": ["alpha", "beta"], "total": 2, "hasMore": False}}
+    inner.resources.remove("notes://{key}")
+    assert (app.resources.templates, len(app.core.completers)) == ((), 0)  # its completer too
 
 
 # --- the mounted server's Context ------------------------------------------------------------
@@ -416,6 +421,34 @@ def test_a_runtime_tool_that_would_clash_is_refused_by_name() -> None:
     )
     assert list(app.tools) == ["inner_late"]
     assert app.tools["inner_late"].fn is own
+    inner.add_tool(lambda: "next", name="next")  # the refused one is not tried again
+    assert list(app.tools) == ["inner_late", "inner_next"]
+    inner.remove_tool("late")
+    app.remove_tool("inner_late")
+    inner.add_tool(lambda: "late again", name="late")  # a new tool: mounted
+    assert list(app.tools) == ["inner_next", "inner_late"]
+
+
+def test_a_runtime_prompt_or_resource_that_would_clash_is_refused_by_name() -> None:
+    inner = Server("inner")
+    app = Server("hub")
+    app.prompt(lambda: "own", name="inner_hello")
+    app.add_resource("own", "inner+data://late")
+    app.mount(inner, namespace="inner")
+    with pytest.raises(ValueError) as caught:
+        inner.prompt(lambda: "hi", name="hello")
+    assert str(caught.value) == (
+        "cannot mount prompt 'hello' of server 'inner': a prompt named 'inner_hello' is already"
+        " registered"
+    )
+    with pytest.raises(ValueError) as caught:
+        inner.add_resource("late", "data://late")
+    assert str(caught.value) == (
+        "cannot mount resource 'data://late' of server 'inner': a resource with URI"
+        " 'inner+data://late' is already registered"
+    )
+    assert [p.name for p in app.prompts] == ["inner_hello"]
+    assert [r.uri for r in app.resources.resources] == ["inner+data://late"]
 
 
 @pytest.mark.parametrize("version", HANDSHAKE_REVISIONS)
@@ -468,3 +501,101 @@ async def test_the_in_memory_client_hears_changes_across_a_nested_mount() -> Non
         with anyio.fail_after(5):
             await arrived.wait()
     assert heard == ["middle+news+data://today"]
+
+
+async def test_a_mounted_tool_elicits_from_the_client_of_the_request() -> None:
+    inner = Server("inner")
+
+    @inner.tool
+    async def ask_name(ctx: Context) -> str:
+        answer = await ctx.elicit(
+            "Your name?", {"type": "object", "properties": {"name": {"type": "string"}}}
+        )
+        return f"hello {answer.content['name']}" if answer.content else "no name"
+
+    app = Server("hub")
+    app.mount(inner, namespace="inner")
+    async with Session(app) as s:
+        await s.initialize("2025-11-25", capabilities={"elicitation": {}})
+        call_id = await s.start("tools/call", {"name": "inner_ask_name"})
+        asked = await s.wait_for(lambda m: m.get("method") == "elicitation/create")
+        assert asked["params"] == {
+            "message": "Your name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+        }
+        answer = {"action": "accept", "content": {"name": "Ada"}}
+        await s.send({"jsonrpc": "2.0", "id": asked["id"], "result": answer})
+        reply = await s.response(call_id)
+    assert reply["result"]["content"] == [{"type": "text", "text": "hello Ada"}]
+
+
+SUB = "io.modelcontextprotocol/subscriptionId"
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+
+
+async def test_a_listen_stream_hears_the_mounted_servers_changes() -> None:
+    inner = weather()
+    app = Server("hub", continuation=None)
+    app.mount(inner, namespace="weather")
+    async with Session(app, revision_hint="2026-07-28") as s:
+        wanted = {"toolsListChanged": True, "resourceSubscriptions": ["weather+data://today"]}
+        await s.start("subscriptions/listen", {"_meta": META, "notifications": wanted}, id="L")
+        ack = await s.wait_for(
+            lambda m: m.get("method") == "notifications/subscriptions/acknowledged"
+        )
+        assert ack["params"] == {"_meta": {SUB: "L"}, "notifications": wanted}
+        inner.add_tool(lambda: "late", name="late")
+        inner.notify_resource_updated("data://today")
+        listed = await s.request("tools/list", {"_meta": META})
+        since_ack = s.upto(listed)[s.messages.index(ack) + 1 : -1]
+        assert [(m["method"], m["params"]) for m in since_ack] == [
+            ("notifications/tools/list_changed", {"_meta": {SUB: "L"}}),
+            (
+                "notifications/resources/updated",
+                {"uri": "weather+data://today", "_meta": {SUB: "L"}},
+            ),
+        ]
+        assert [t["name"] for t in listed["result"]["tools"]] == [
+            "weather_lookup",
+            "weather_forecast",
+            "weather_late",
+        ]
+
+
+async def test_a_mounted_lifespan_that_fails_stops_the_parents_start_up() -> None:
+    events: list[str] = []
+
+    @contextlib.asynccontextmanager
+    async def hub_lifespan(app: Server) -> AsyncIterator[None]:
+        events.append("hub up")
+        try:
+            yield None
+        finally:  # the mounted server's start-up raises here
+            events.append("hub down")
+
+    @contextlib.asynccontextmanager
+    async def broken(app: Server) -> AsyncIterator[None]:
+        raise ConnectionError("database unreachable")
+        yield None
+
+    app = Server("hub", lifespan=hub_lifespan)
+    app.mount(Server("inner", lifespan=broken), namespace="inner")
+    with pytest.raises(LifespanError) as caught:
+        async with app.lifespan_context():
+            events.append("serving")
+    assert str(caught.value) == (
+        "the lifespan of server 'inner' failed to start: ConnectionError: database unreachable"
+    )
+    assert events == ["hub up", "hub down"]
+
+
+def test_a_made_template_keeps_its_variables() -> None:
+    inner = Server("inner")
+    made = inner.add_resource(lambda key: key, "notes://{key}", name="note")
+    assert isinstance(made, ResourceTemplate)
+    with pytest.raises(ValueError) as caught:
+        Server("hub").resources.add_made(dataclasses.replace(made, uri_template="notes://{k}"))
+    assert str(caught.value) == "'notes://{k}' does not have the variables of 'note'"

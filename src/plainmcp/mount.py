@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from plainmcp.prompts import Prompt
@@ -84,6 +85,8 @@ class Mount:
         self.prompts: dict[str, tuple[Prompt, Prompt]] = {}
         self.resources: dict[str, tuple[Item, Item]] = {}
         """Resources and templates by the mounted server's URI (template)."""
+        self.refused: dict[str, list[Any]] = {}
+        """Per kind, the items of the mounted server whose copy clashed (not tried again)."""
 
     # --- mounting ----------------------------------------------------------------------------
 
@@ -113,7 +116,7 @@ class Mount:
         for prompt in child.prompts:
             name = namespaced_name(ns, prompt.name)
             if parent.made_prompts is not None and name in parent.made_prompts:
-                found.append(f"prompt {name!r} is already registered")
+                found.append(f"a prompt named {name!r} is already registered")
         for item in _items(child):
             uri = namespaced_uri(ns, _item_uri(item))
             if parent.made_resources is not None and parent.made_resources.has(uri):
@@ -137,74 +140,89 @@ class Mount:
         return self.child.served_for.get(spec, self.child)
 
     def _sync_tools(self) -> None:
-        parent, current = self.parent, dict(self.child.tools.by_key)
-        for name, (source, mirror) in list(self.tools.items()):
-            if current.get(name) is not source:
-                del self.tools[name]
-                parent.served_for.pop(mirror.spec, None)
-                parent.tools.remove(mirror.name)
+        parent = self.parent
         builtin = parent.settings.results.continuation
-        for key, source in current.items():
-            assert isinstance(key, str)
-            if key in self.tools:
-                continue
+
+        def add(source: Tool, mirror: Tool) -> None:
             problems = self._tool_problems(source, builtin)
             if problems:
-                raise ValueError(f"cannot mount tool {key!r} of {self.label}: {problems[0]}")
-            name = namespaced_name(self.namespace, key)
-            spec = dataclasses.replace(source.spec, name=name)
-            mirror = dataclasses.replace(source, name=name, spec=spec)
-            parent.served_for[spec] = self._home(source.spec)
-            self.tools[key] = (source, mirror)
-            parent.tools.add(name, mirror)
+                raise ValueError(problems[0])
+            parent.tools.add(mirror.name, mirror)
+
+        def remove(mirror: Tool) -> None:
+            parent.tools.remove(mirror.name)
+
+        current = {str(key): tool for key, tool in self.child.tools.by_key.items()}
+        self._sync("tool", self.tools, current, self._named, add, remove)
 
     def _sync_prompts(self) -> None:
-        parent = self.parent
+        prompts = self.parent.prompts
         current = {p.name: p for p in self.child.prompts}
-        for name, (source, mirror) in list(self.prompts.items()):
-            if current.get(name) is not source:
-                del self.prompts[name]
-                parent.served_for.pop(mirror.spec, None)
-                parent.prompts.remove(mirror.name)
-        for key, source in current.items():
-            if key in self.prompts:
-                continue
-            name = namespaced_name(self.namespace, key)
-            spec = dataclasses.replace(source.spec, name=name)
-            mirror = dataclasses.replace(source, name=name, spec=spec)
-            parent.served_for[spec] = self._home(source.spec)
-            self.prompts[key] = (source, mirror)
-            try:
-                parent.prompts.add_made(mirror)
-            except ValueError as exc:
-                self._forget(key, spec)
-                raise ValueError(f"cannot mount prompt {key!r} of {self.label}: {exc}") from None
+        self._sync(
+            "prompt",
+            self.prompts,
+            current,
+            self._named,
+            lambda source, mirror: prompts.add_made(mirror),
+            lambda mirror: prompts.remove(mirror.name),
+        )
 
     def _sync_resources(self) -> None:
-        parent = self.parent
-        current = {_item_uri(i): i for i in _items(self.child)}
-        for uri, (source, mirror) in list(self.resources.items()):
-            if current.get(uri) is not source:
-                del self.resources[uri]
-                if mirror.spec is not None:
-                    parent.served_for.pop(mirror.spec, None)
-                self._drop_completers(mirror)
-                parent.resources.remove(_item_uri(mirror))
-        for key, source in current.items():
-            if key in self.resources:
-                continue
-            mirror = self._resource(source)
-            if mirror.spec is not None:
-                parent.served_for[mirror.spec] = self._home(source.spec)
-            self.resources[key] = (source, mirror)
-            try:
-                parent.resources.add_made(mirror)
-            except ValueError as exc:
-                self.resources.pop(key)
-                if mirror.spec is not None:
-                    parent.served_for.pop(mirror.spec, None)
-                raise ValueError(f"cannot mount {key!r} of {self.label}: {exc}") from None
+        resources = self.parent.resources
+
+        def add(source: Item, mirror: Item) -> None:
+            resources.add_made(mirror)
             self._copy_completers(source, mirror)
+
+        def remove(mirror: Item) -> None:
+            self._drop_completers(mirror)
+            resources.remove(_item_uri(mirror))
+
+        current = {_item_uri(i): i for i in _items(self.child)}
+        self._sync("resource", self.resources, current, self._resource, add, remove)
+
+    def _sync(
+        self,
+        noun: str,
+        mounted: dict[str, tuple[Any, Any]],
+        current: dict[str, Any],
+        make: Callable[[Any], Any],
+        add: Callable[[Any, Any], object],
+        remove: Callable[[Any], object],
+    ) -> None:
+        """Bring the parent's copies of one kind in step with the mounted server's items:
+        those gone or replaced are removed, the new ones added. One refused (a clash) is named
+        in a ValueError once, to the caller that added it, and not tried again."""
+        parent = self.parent
+        for key, (source, mirror) in list(mounted.items()):
+            if current.get(key) is not source:
+                del mounted[key]
+                if mirror.spec is not None:
+                    parent.served_for.pop(mirror.spec, None)
+                remove(mirror)
+        present = {id(item) for item in current.values()}
+        refused = self.refused[noun] = [r for r in self.refused.get(noun, []) if id(r) in present]
+        for key, source in current.items():
+            if key in mounted or any(source is r for r in refused):
+                continue
+            mirror = make(source)
+            if mirror.spec is not None:  # before the copy is listed: its first call uses it
+                parent.served_for[mirror.spec] = self._home(source.spec)
+            try:
+                add(source, mirror)
+            except ValueError as exc:
+                if mirror.spec is not None:
+                    parent.served_for.pop(mirror.spec, None)
+                refused.append(source)
+                raise ValueError(f"cannot mount {noun} {key!r} of {self.label}: {exc}") from None
+            mounted[key] = (source, mirror)
+
+    def _named(self, source: Any) -> Any:
+        """A tool's or prompt's copy under the namespaced name (failures name it so)."""
+        name = namespaced_name(self.namespace, source.name)
+        return dataclasses.replace(
+            source, name=name, spec=dataclasses.replace(source.spec, name=name)
+        )
 
     def _resource(self, source: Item) -> Item:
         uri = namespaced_uri(self.namespace, _item_uri(source))
@@ -226,10 +244,6 @@ class Mount:
         for key in list(completers.by_key):
             if isinstance(key, tuple) and key[0] is mirror:
                 completers.remove(key)
-
-    def _forget(self, key: str, spec: Any) -> None:
-        self.prompts.pop(key, None)
-        self.parent.served_for.pop(spec, None)
 
     def _heard(self, kind: str, subject: str) -> None:
         """A resource of the mounted server changed: the parent's subscribers hear it under
