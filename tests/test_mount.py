@@ -18,8 +18,9 @@ import pytest
 from plainmcp import Client, Context, Server, Text
 from plainmcp.client import LogMessage, Progress
 from plainmcp.lifespan import LifespanError
-from plainmcp.mount import namespaced_name, namespaced_uri, split_uri
+from plainmcp.mount import mount, namespaced_name, namespaced_uri, split_uri
 from plainmcp.resources import ResourceTemplate
+from plainmcp.testing import run_task
 from tests.conftest import HANDSHAKE_REVISIONS, Session
 
 pytestmark = pytest.mark.anyio
@@ -215,17 +216,37 @@ def test_a_server_is_not_mounted_in_itself() -> None:
         )
 
 
-def test_a_task_tool_is_refused_for_now() -> None:
-    inner = Server("inner")
+def task_server() -> Server:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Server) -> AsyncIterator[str]:
+        yield "inner state"
+
+    inner = Server("inner", lifespan=lifespan)
 
     @inner.tool(task="optional")
-    async def build() -> str:
-        return "built"
+    async def build(target: str, ctx: Context) -> str:
+        return f"built {target} with {ctx.lifespan()}"
 
+    return inner
+
+
+def test_a_mounted_task_tool_runs_as_a_task_of_the_parent() -> None:
+    app = Server("hub")
+    assert app.tasks is None
+    app.mount(task_server(), namespace="inner")
+    assert app.tasks is not None  # served with the defaults, as for a tool of its own
+    run = run_task(app, "inner_build", {"target": "docs"})
+    assert (run.statuses, run.result.text) == (
+        ["working", "completed"],
+        "built docs with inner state",
+    )
+
+
+def test_without_a_way_to_serve_tasks_a_task_tool_is_refused() -> None:
     with pytest.raises(ValueError) as caught:
-        Server("hub").mount(inner, namespace="inner")
+        mount(Server("hub").core, task_server().core, "inner", "server 'inner'")
     assert str(caught.value) == (
-        "cannot mount server 'inner': tool 'build' runs as a task, which a mounted tool cannot yet"
+        "cannot mount server 'inner': tool 'build' runs as a task, and this server serves no tasks"
     )
 
 

@@ -74,7 +74,12 @@ class Mount:
     """One server mounted in another under a namespace (None: names unchanged)."""
 
     def __init__(
-        self, parent: Components, child: Components, namespace: str | None, label: str
+        self,
+        parent: Components,
+        child: Components,
+        namespace: str | None,
+        label: str,
+        on_task: Callable[[], None] | None = None,
     ) -> None:
         if child is parent or _reaches(child, parent):
             raise ValueError(f"cannot mount {label}: the server would be mounted in itself")
@@ -85,6 +90,9 @@ class Mount:
         self.prompts: dict[str, tuple[Prompt, Prompt]] = {}
         self.resources: dict[str, tuple[Item, Item]] = {}
         """Resources and templates by the mounted server's URI (template)."""
+        self.on_task = on_task
+        """What the parent does before it lists a tool that runs as a task (serves tasks);
+        None: such a tool is refused."""
         self.refused: dict[str, list[Any]] = {}
         """Per kind, the items of the mounted server whose copy clashed (not tried again)."""
 
@@ -125,8 +133,8 @@ class Mount:
 
     def _tool_problems(self, tool: Tool, builtin: str | None) -> list[str]:
         name = namespaced_name(self.namespace, tool.name)
-        if tool.task is not None:
-            return [f"tool {tool.name!r} runs as a task, which a mounted tool cannot yet"]
+        if tool.task is not None and self.on_task is None:
+            return [f"tool {tool.name!r} runs as a task, and this server serves no tasks"]
         if not NAME_PATTERN.fullmatch(name):
             return [f"tool name {name!r} is not 1-128 characters of [A-Za-z0-9_.-]"]
         if name in self.parent.tools.by_key or name == builtin:
@@ -147,6 +155,8 @@ class Mount:
             problems = self._tool_problems(source, builtin)
             if problems:
                 raise ValueError(problems[0])
+            if source.task is not None and self.on_task is not None:
+                self.on_task()
             parent.tools.add(mirror.name, mirror)
 
         def remove(mirror: Tool) -> None:
@@ -273,8 +283,15 @@ def _reaches(start: Components, target: Components) -> bool:
     return False
 
 
-def mount(parent: Components, child: Components, namespace: str | None, label: str) -> Mount:
+def mount(
+    parent: Components,
+    child: Components,
+    namespace: str | None,
+    label: str,
+    *,
+    on_task: Callable[[], None] | None = None,
+) -> Mount:
     """Mount `child` in `parent` (ValueError for a clash, a bad namespace or a loop)."""
-    made = Mount(parent, child, namespace, label)
+    made = Mount(parent, child, namespace, label, on_task)
     made.start()
     return made

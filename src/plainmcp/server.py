@@ -260,11 +260,16 @@ class Server:
                 " rename the tool, or give the continuation another name with"
                 f" Server(continuation=...) (None turns it off)"
             )
-        if tool.task is not None and self._tasks is None:
+        if tool.task is not None:
+            self._serve_tasks_by_default()
+        return self.core.tools.add(tool.name, tool)
+
+    def _serve_tasks_by_default(self) -> None:
+        """A tool runs as a task: serve tasks, with the defaults unless Server(tasks=) chose."""
+        if self._tasks is None:
             from plainmcp.tasks.extension import Tasks
 
             self._serve_tasks(Tasks())
-        return self.core.tools.add(tool.name, tool)
 
     @property
     def tasks(self) -> Tasks | None:
@@ -368,7 +373,8 @@ class Server:
         "Mounting"). ValueError, naming each, for names or URIs that clash."""
         from plainmcp.mount import mount
 
-        mount(self.core, server.core, namespace, f"server {server.name!r}")
+        label = f"server {server.name!r}"
+        mount(self.core, server.core, namespace, label, on_task=self._serve_tasks_by_default)
         if server.lifespan_manager is not None:
             if self.lifespan_manager is None:
                 # Not self.core.lifespan: this server's own functions still have none to read.
