@@ -1,4 +1,4 @@
-"""A hub serving two mounted servers over stdio, for tests/e2e/test_mount_stdio.py.
+"""A hub serving two mounted servers over stdio, for tests/e2e/test_mount_transports.py.
 
 MOUNT_LOG names the file the three lifespans write their entries and exits to. `hub_grow`
 adds a tool to the mounted weather server at runtime; `hub_touch` has it announce a change

@@ -1,6 +1,7 @@
-"""Mounting end to end: the hub of tests/e2e/servers/mounted.py as a real stdio subprocess,
-driven by plainmcp's client: both mounted servers' clashing names, a mounted tool's progress
-and log, a tool added at runtime and a resource update across the mount, lifespans in order."""
+"""Mounting end to end: the hub of tests/e2e/servers/mounted.py as a real subprocess, over
+stdio and over HTTP (uvicorn), driven by plainmcp's client: both mounted servers' clashing
+names, a mounted tool's progress and log, a tool added at runtime and a resource update across
+the mount, lifespans in order."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from plainmcp import Client, Text
 from plainmcp.client import LogMessage, Progress
+from tests.http_server import http_server
 
 pytestmark = pytest.mark.anyio
 
@@ -83,3 +85,27 @@ async def test_a_hub_of_mounted_servers_over_stdio(tmp_path: Path) -> None:
             await updated.wait()
             assert heard == [("list_changed", "tools"), ("updated", "weather+data://today")]
     assert log.read_text() == ("hub up\nweather up\nnews up\nnews down\nweather down\nhub down\n")
+
+
+async def test_the_hub_over_http(tmp_path: Path) -> None:
+    log = tmp_path / "mount.log"
+    changed = anyio.Event()
+
+    def on_list_changed(feature: str) -> None:
+        if feature == "tools":
+            changed.set()
+
+    with http_server(SERVER, env={"MOUNT_LOG": str(log)}) as served:
+        assert log.read_text() == "hub up\nweather up\nnews up\n"  # uvicorn's start-up
+        with anyio.fail_after(30):
+            async with Client.http(served.url, on_list_changed=on_list_changed) as client:
+                looked = await client.call_tool("weather_lookup", {"city": "Oslo"})
+                assert looked.text == "sunny in Oslo (weather state)"
+                news_said = await client.call_tool("news_lookup", {"city": "Oslo"})
+                assert news_said.text == "headline of Oslo"
+                read = await client.read_resource("news+data://city/Rome")
+                assert read.text == "news of Rome"
+                assert (await client.call_tool("grow")).text == "grown"
+                await changed.wait()
+                alerts = await client.call_tool("weather_alerts", {"region": "north"})
+                assert alerts.text == "no alerts in north"
