@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from plainmcp.connection import Connection
     from plainmcp.extensions import Extension
     from plainmcp.instrumentation import Instrumentation
-    from plainmcp.invoke import Around
+    from plainmcp.invoke import Around, FunctionSpec
     from plainmcp.model.options import PayloadLimits, ResultOptions
     from plainmcp.prompts import Prompts
     from plainmcp.resources import Resources
@@ -65,13 +65,17 @@ class Announcer:
     """Where list changes and resource updates go: this process's connections, or a relay
     that takes them to every process (then each calls `fan_out`)."""
 
-    __slots__ = ("connections", "relay")
+    __slots__ = ("connections", "listeners", "relay")
 
     def __init__(self) -> None:
         self.connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self.relay: Callable[[str, str], None] | None = None
+        self.listeners: list[Callable[[str, str], None]] = []
+        """Told of every announcement first: a server this one is mounted in (mount.py)."""
 
     def announce(self, kind: str, subject: str) -> None:
+        for listener in self.listeners:
+            listener(kind, subject)
         relay = self.relay
         if relay is not None:
             relay(kind, subject)
@@ -140,6 +144,9 @@ class Components:
         self.made_resources: Resources | None = None
         """The resource registry once made (None: never used), read without making it."""
         self.made_prompts: Prompts | None = None
+        self.served_for: dict[FunctionSpec, Components] = {}
+        """The functions registered here on behalf of a mounted server (mount.py), each with
+        the server whose Context it gets."""
         self._continuation: Tool | None = None
 
     # --- the registries made on first use --------------------------------------------------
@@ -238,8 +245,13 @@ class Components:
 
         return negotiated(ex, self.extension_ids[extension])
 
-    def context(self, ex: Exchange) -> Context:
-        """The Context a function serving `ex` gets."""
+    def context(self, ex: Exchange, spec: FunctionSpec | None = None) -> Context:
+        """The Context a function (`spec`) serving `ex` gets: a mounted server's function gets
+        that server's (its lifespan, its timeouts), talking to the same client."""
+        if spec is not None and self.served_for:
+            home = self.served_for.get(spec)
+            if home is not None:
+                return home.context(ex, spec)
         return Context(
             ex, client_timeout=self.settings.limits.client_request_timeout, lifespan=self.lifespan
         )

@@ -83,6 +83,14 @@ class Lifespan:
         self.factory = factory
         self.state: Any = _UNSET
         self._depth = 0
+        self.nested: list[Holder] = []
+        """Servers mounted in this one (mount.py): their lifespans are entered, in order,
+        after this one's start-up, and exited, in reverse, before its shutdown."""
+
+    def nest(self, server: Holder) -> None:
+        """Run `server`'s lifespan inside this one (nothing when it declares none)."""
+        if server.lifespan_manager is not None:
+            self.nested.append(server)
 
     @property
     def running(self) -> bool:
@@ -109,6 +117,8 @@ class Lifespan:
                 ) from exc
             self.state, self._depth = state, 1
             try:
+                for server_within in self.nested:
+                    await stack.enter_async_context(running(server_within))
                 yield state
             finally:
                 self.state, self._depth = _UNSET, 0

@@ -206,6 +206,15 @@ class Prompts:
         prompt = make_prompt(fn, **settings)
         return self._prompts.add(prompt.name, prompt)
 
+    def add_made(self, prompt: Prompt) -> Prompt:
+        """Register a prompt another registry built (a mounted server's, under its namespaced
+        name: mount.py); ValueError if the name is taken."""
+        return self._prompts.add(prompt.name, prompt)
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call `changed` after every add and remove."""
+        self._prompts.watch(changed)
+
     def remove(self, name: str) -> None:
         """Unregister a prompt; KeyError if there is none by that name."""
         self._prompts.remove(name)

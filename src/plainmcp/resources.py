@@ -319,6 +319,36 @@ class Resources:
             made = self._static.add(uri, _resource(uri, target, fn, size, common))
         return made
 
+    def add_made(self, item: Resource | ResourceTemplate) -> Resource | ResourceTemplate:
+        """Register a resource or template another registry built (a mounted server's, at its
+        namespaced URI: mount.py), under its own URI; ValueError if that URI is taken."""
+        uri = item.uri if isinstance(item, Resource) else item.uri_template
+        if uri in self._static or uri in self._templates:
+            raise ValueError(f"a resource with URI {uri!r} is already registered")
+        if isinstance(item, Resource):
+            return self._static.add(uri, item)
+        from plainmcp.uri_templates import parse_uri
+
+        parsed = parse_uri(uri)
+        if parsed.variables != item.variables:
+            raise ValueError(f"{uri!r} does not have the variables of {item.name!r}")
+        what = f"resource template {uri!r}"
+        adapters = {
+            v: a
+            for v in item.variables
+            if (a := _adapter(item.variable_types[v], f"{what} {{{v}}}")) is not None
+        }
+        return self._templates.add(uri, _Compiled(item, parsed, adapters)).template
+
+    def has(self, uri: str) -> bool:
+        """A resource or template is registered at exactly `uri` (not: some template matches)."""
+        return uri in self._static or uri in self._templates
+
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call `changed` after every add and remove of a resource or template."""
+        self._static.watch(changed)
+        self._templates.watch(changed)
+
     def remove(self, uri: str) -> None:
         """Unregister the resource or template registered at exactly `uri` (KeyError if none)."""
         if uri in self._static:

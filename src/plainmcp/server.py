@@ -6,7 +6,7 @@ request through the method table and the handlers (handlers/), the same for ever
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, overload
 
@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from plainmcp.transports.http.app import HttpApp
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+async def _no_lifespan(app: Server) -> AsyncIterator[None]:
+    """The lifespan of a server that declares none but has a mounted one to run."""
+    yield None
 
 
 _COMPONENTS = frozenset({"blob_store", "state_signer"})
@@ -255,11 +260,16 @@ class Server:
                 " rename the tool, or give the continuation another name with"
                 f" Server(continuation=...) (None turns it off)"
             )
-        if tool.task is not None and self._tasks is None:
+        if tool.task is not None:
+            self._serve_tasks_by_default()
+        return self.core.tools.add(tool.name, tool)
+
+    def _serve_tasks_by_default(self) -> None:
+        """A tool runs as a task: serve tasks, with the defaults unless Server(tasks=) chose."""
+        if self._tasks is None:
             from plainmcp.tasks.extension import Tasks
 
             self._serve_tasks(Tasks())
-        return self.core.tools.add(tool.name, tool)
 
     @property
     def tasks(self) -> Tasks | None:
@@ -355,6 +365,21 @@ class Server:
             return func
 
         return register
+
+    def mount(self, server: Server, namespace: str | None = None) -> None:
+        """Serve `server`'s tools, prompts, resources and templates as this server's, under
+        `namespace` (tools and prompts `ns_name`, URIs `ns+uri`; None: as they are), kept in
+        step as it changes; its lifespan runs inside this one's (docs/composition.md,
+        "Mounting"). ValueError, naming each, for names or URIs that clash."""
+        from plainmcp.mount import mount
+
+        label = f"server {server.name!r}"
+        mount(self.core, server.core, namespace, label, on_task=self._serve_tasks_by_default)
+        if server.lifespan_manager is not None:
+            if self.lifespan_manager is None:
+                # Not self.core.lifespan: this server's own functions still have none to read.
+                self.lifespan_manager = Lifespan(as_factory(_no_lifespan))
+            self.lifespan_manager.nest(server)
 
     def notify_resource_updated(self, uri: str) -> None:
         """Tell every client subscribed to `uri` that it changed (from any thread, and with

@@ -24,7 +24,7 @@ def inject(core: Components, ex: Exchange, spec: FunctionSpec | None) -> dict[st
     names = spec.context_params if spec is not None else ()
     if not names:
         return {}
-    ctx = core.context(ex)
+    ctx = core.context(ex, spec)
     return dict.fromkeys(names, ctx)
 
 

@@ -154,7 +154,7 @@ async def run(
     arguments = ex.request.params.get("arguments")
     if arguments is None:
         arguments = {}
-    context = core.context(ex) if tool.spec.context_params else None
+    context = core.context(ex, tool.spec) if tool.spec.context_params else None
     settings = core.settings
     results = settings.results
     once = functools.partial(
