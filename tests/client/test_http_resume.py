@@ -7,6 +7,7 @@ with a body instead of 202. Waits go through the client's injected `poll_sleep`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx2
@@ -79,17 +80,23 @@ class Sleeps:
         self.seconds.append(seconds)
 
 
-async def test_a_stream_closed_before_its_reply_is_resumed_after_retry_with_last_event_id() -> None:
-    server, sleeps = Resuming(gets=2), Sleeps()
+async def call_slow(handle: Callable[[httpx2.Request], httpx2.Response]) -> tuple[str, list[float]]:
+    """The text of tools/call "slow" at 2025-11-25 (no GET stream of its own), and the
+    client's waits; McpError as the client raises it."""
+    sleeps = Sleeps()
     async with Client.http(
         URL,
-        transport=httpx2.MockTransport(server),
+        transport=httpx2.MockTransport(handle),
         protocol="2025-11-25",
         listen=False,
         poll_sleep=sleeps,
     ) as client:
-        assert (await client.call_tool("slow")).text == "resumed"
-    assert sleeps.seconds == [0.5, 0.5]
+        return (await client.call_tool("slow")).text, sleeps.seconds
+
+
+async def test_a_stream_closed_before_its_reply_is_resumed_after_retry_with_last_event_id() -> None:
+    server = Resuming(gets=2)
+    assert await call_slow(server) == ("resumed", [0.5, 0.5])
     assert [s for s in server.seen if s[0] != "POST"] == [
         ("GET", "e0"),
         ("GET", "e1"),
@@ -98,36 +105,23 @@ async def test_a_stream_closed_before_its_reply_is_resumed_after_retry_with_last
 
 
 async def test_a_stream_without_retry_is_resumed_after_a_second() -> None:
-    server, sleeps = Resuming(gets=1, retry=""), Sleeps()
-    async with Client.http(
-        URL,
-        transport=httpx2.MockTransport(server),
-        protocol="2025-11-25",
-        listen=False,
-        poll_sleep=sleeps,
-    ) as client:
-        assert (await client.call_tool("slow")).text == "resumed"
-    assert sleeps.seconds == [1.0]
+    assert await call_slow(Resuming(gets=1, retry="")) == ("resumed", [1.0])
 
 
 async def test_resuming_gives_up_after_three_reconnects_that_bring_nothing_new() -> None:
+    server = Resuming(gets=99, retry="retry: 10\n")
+    seen: list[str | None] = []
+
     def handle(request: httpx2.Request) -> httpx2.Response:
         if request.method == "GET":
+            seen.append(request.headers.get("last-event-id"))
             return sse(": nothing\n\n")  # no event id moves on
         return server(request)
 
-    server, sleeps = Resuming(gets=99, retry="retry: 10\n"), Sleeps()
-    async with Client.http(
-        URL,
-        transport=httpx2.MockTransport(handle),
-        protocol="2025-11-25",
-        listen=False,
-        poll_sleep=sleeps,
-    ) as client:
-        with pytest.raises(McpError) as caught:
-            await client.call_tool("slow")
+    with pytest.raises(McpError) as caught:
+        await call_slow(handle)
     assert caught.value.message == "The server ended its HTTP answer without a reply"
-    assert sleeps.seconds == [0.01, 0.01, 0.01]
+    assert seen == ["e0", "e0", "e0"]
 
 
 def discover_refused_once(seen: list[str]) -> httpx2.MockTransport:
