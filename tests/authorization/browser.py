@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from html.parser import HTMLParser
-from urllib.parse import urljoin
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import httpx2
 
@@ -47,6 +47,30 @@ class _Form(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self._in_form = False
+
+
+AUTHORIZE_PARAMETERS = [
+    "client_id",
+    "code_challenge",
+    "code_challenge_method",
+    "redirect_uri",
+    "resource",
+    "response_type",
+    "scope",
+    "state",
+]
+
+
+def authorization_request(url: str, issuer: str, resource: str, scope: str) -> dict[str, str]:
+    """The query of the authorization URL a client sent its user to, checked: the issuer's
+    /authorize, an authorization code with PKCE S256, for `resource` and `scope`, and nothing
+    more (a client id, a redirect URI, a state)."""
+    assert url.startswith(f"{issuer}/authorize?"), url
+    query = dict(parse_qsl(urlsplit(url).query))
+    assert sorted(query) == AUTHORIZE_PARAMETERS
+    assert (query["response_type"], query["code_challenge_method"]) == ("code", "S256")
+    assert (query["resource"], query["scope"]) == (resource, scope)
+    return query
 
 
 def log_in(url: str, stop: str, *, limit: int = 20) -> str:

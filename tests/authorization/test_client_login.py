@@ -35,7 +35,7 @@ from plainmcp.client.oauth import OAuth
 from plainmcp.client.oauth.store import MemoryTokenStore
 from tests.auth.provider import _first_line
 from tests.auth.test_sdk_oauth import Memory
-from tests.authorization.browser import log_in
+from tests.authorization.browser import authorization_request, log_in
 from tests.authorization.test_end_to_end import proxy_url
 from tests.http_server import free_port
 from tests.interop.tools import INTEROP_DIR, node22_bin
@@ -425,18 +425,6 @@ async def run_ts_client(
     return run
 
 
-AUTHORIZE_PARAMETERS = [
-    "client_id",
-    "code_challenge",
-    "code_challenge_method",
-    "redirect_uri",
-    "resource",
-    "response_type",
-    "scope",
-    "state",
-]
-
-
 async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: str) -> None:
     """tests/interop/ts_oauth_login.mjs: the SDK registers (DCR), prints the authorization URL
     its provider was sent to and reads the redirect's query back; the browser logs in."""
@@ -444,10 +432,7 @@ async def test_the_typescript_sdk_client_logs_in_through_the_proxy(proxy_url: st
     run = await run_ts_client(mcp, [{"tool": "whoami", "arguments": {}}])
     assert run.texts == ["logged in"]
     [authorize] = run.authorized
-    assert authorize.startswith(f"{proxy_url}/authorize?")
-    query = dict(parse_qsl(urlsplit(authorize).query))
-    assert sorted(query) == AUTHORIZE_PARAMETERS
-    assert (query["resource"], query["scope"]) == (mcp, "mcp:read")
+    query = authorization_request(authorize, proxy_url, mcp, "mcp:read")
     tokens = run.done.pop("tokens")
     client_id = query["client_id"]
     # the proxy knows no client beforehand here: an id that is no metadata document URL is

@@ -40,7 +40,7 @@ import httpx2
 import jwt
 import pytest
 
-from tests.authorization.browser import log_in
+from tests.authorization.browser import authorization_request, log_in
 from tests.authorization.test_end_to_end import proxy_url
 from tests.hosts.claude_code import _group
 from tests.hosts.codex_cli import (
@@ -137,20 +137,7 @@ def test_codex_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(
         output = lines(login.stdout)
         prompt, url = authorization_url(output, 30)
         assert prompt == "Authorize `guarded` by opening this URL in your browser:\n"
-        assert url.startswith(f"{proxy_url}/authorize?")
-        query = dict(parse_qsl(urlsplit(url).query))
-        assert sorted(query) == [
-            "client_id",
-            "code_challenge",
-            "code_challenge_method",
-            "redirect_uri",
-            "resource",
-            "response_type",
-            "scope",
-            "state",
-        ]
-        assert (query["response_type"], query["code_challenge_method"]) == ("code", "S256")
-        assert (query["scope"], query["resource"]) == ("mcp:read", mcp)
+        query = authorization_request(url, proxy_url, mcp, "mcp:read")
         assert CALLBACK.match(query["redirect_uri"]), query["redirect_uri"]
         client_id = query["client_id"]
         assert not client_id.startswith("http")  # registered by DCR at the proxy
@@ -287,20 +274,8 @@ def test_gemini_cli_logs_in_through_the_proxy_and_its_token_calls_the_tool(proxy
                 terminal.wait_for(re.escape("Do you want to continue? [Y/n]: "))
                 os.write(master, b"y\r")
                 url = terminal.wait_for(rf"{re.escape(proxy_url)}/authorize\?\S+").group()
-                query = dict(parse_qsl(urlsplit(url).query))
-                assert sorted(query) == [
-                    "client_id",
-                    "code_challenge",
-                    "code_challenge_method",
-                    "redirect_uri",
-                    "resource",
-                    "response_type",
-                    "scope",
-                    "state",
-                ]
-                assert (query["response_type"], query["code_challenge_method"]) == ("code", "S256")
                 # Gemini asks for every scope the resource lists, not the challenge's
-                assert (query["scope"], query["resource"]) == ("mcp:read mcp:write", mcp)
+                query = authorization_request(url, proxy_url, mcp, "mcp:read mcp:write")
                 assert re.fullmatch(r"http://localhost:\d+/oauth/callback", query["redirect_uri"])
                 client_id = query["client_id"]
                 assert not client_id.startswith("http")  # registered by DCR at the proxy
