@@ -118,6 +118,9 @@ FEATURES = [
     Feature("timing", "the built-in Timing middleware", {"PLAINMCP_BENCH_MIDDLEWARE": "timing"}),
     Feature("telemetry", "telemetry on (no SDK set up)", {"PLAINMCP_BENCH_TELEMETRY": "1"}),
     Feature("claude-code", 'host profile: clientInfo "claude-code"', client="claude-code"),
+    Feature(
+        "mount", "the tools served through app.mount (issue 28)", {"PLAINMCP_BENCH_MOUNT": "1"}
+    ),
 ]
 """The first is the row the others are compared with."""
 

@@ -126,11 +126,20 @@ if LONG:
         return long(LONG_TEXT)
 
 
+# PLAINMCP_BENCH_MOUNT=1 (the features scenario): every tool above served through a mount, with
+# no namespace so their names stay: a hub with the same settings mounts `app` (issue 28).
+served = app
+if os.environ.get("PLAINMCP_BENCH_MOUNT"):
+    served = Server(
+        "bench-hub", payload_limits=PayloadLimits() if LONG else NO_LIMITS, telemetry=TELEMETRY
+    )
+    served.mount(app)
+
 watchdog()
 
 if __name__ == "__main__":
     port = http_port(sys.argv)
     if port is None:
-        app.run()
+        served.run()
     else:
-        app.run(transport="http", port=port)  # type: ignore[arg-type]
+        served.run(transport="http", port=port)  # type: ignore[arg-type]
