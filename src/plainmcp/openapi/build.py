@@ -1,0 +1,213 @@
+"""A Server whose tools call an HTTP API: one tool per chosen operation of an OpenAPI document,
+each calling it with httpx2; `from_asgi` does the same for a FastAPI or Starlette app in this
+process, through httpx2's ASGITransport."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from plainmcp.model.results import ToolError
+from plainmcp.openapi import calls, security
+from plainmcp.openapi.document import OpenAPIError, Operation, operations, validate
+from plainmcp.openapi.inputs import inputs
+from plainmcp.openapi.select import Rule, chosen
+from plainmcp.server import Server
+
+if TYPE_CHECKING:
+    import httpx2
+
+Headers: TypeAlias = (
+    Mapping[str, str]
+    | Callable[[Operation], Mapping[str, str] | Awaitable[Mapping[str, str]]]
+    | None
+)
+"""Headers sent with every request: a mapping, or a callable given the operation per call."""
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+NAME_LENGTH = 64
+"""Tool names are cut here: the longest every known host accepts."""
+
+
+def tool_name(operation: Operation) -> str:
+    """The operationId made a valid tool name; without one, `method_path`."""
+    raw = operation.operation_id or f"{operation.method.lower()}_{operation.path}"
+    return _UNSAFE.sub("_", raw).strip("_")[:NAME_LENGTH] or operation.method.lower()
+
+
+def description(operation: Operation) -> str | None:
+    parts = [p.strip() for p in (operation.summary, operation.description) if p and p.strip()]
+    return "\n\n".join(dict.fromkeys(parts)) or None
+
+
+def hints(operation: Operation) -> dict[str, bool]:
+    safe = operation.method in ("GET", "HEAD", "OPTIONS")
+    out = {"readOnlyHint": safe, "openWorldHint": True}
+    if not safe:
+        out["destructiveHint"] = operation.method == "DELETE"
+        out["idempotentHint"] = operation.method in ("PUT", "DELETE")
+    return out
+
+
+class _Connection:
+    """The httpx2 client the tools share: the caller's, or one made on first use and closed
+    when the server's lifespan ends."""
+
+    def __init__(self, client: httpx2.AsyncClient | None, base_url: str | None) -> None:
+        self.given, self.base_url = client, base_url
+        self.made: httpx2.AsyncClient | None = None
+
+    def client(self) -> httpx2.AsyncClient:
+        if self.given is not None:
+            return self.given
+        if self.made is None:
+            import httpx2
+
+            self.made = httpx2.AsyncClient(base_url=self.base_url or "")
+        return self.made
+
+    async def close(self) -> None:
+        made, self.made = self.made, None
+        if made is not None:
+            await made.aclose()
+
+
+def from_openapi(
+    document: Mapping[str, Any],
+    *,
+    include: Rule | Iterable[Rule],
+    exclude: Rule | Iterable[Rule] = (),
+    client: httpx2.AsyncClient | None = None,
+    base_url: str | None = None,
+    headers: Headers = None,
+    credentials: Mapping[str, security.Secret] | None = None,
+    name: str | None = None,
+    server: Server | None = None,
+) -> Server:
+    """A Server with one tool per operation `include` chooses (and `exclude` does not).
+
+    `include` has no default: an API's every operation is never exposed by accident ("*"
+    says so). Calls go to `client` (its base_url), else to `base_url`, else to the document's
+    first server URL. `credentials` supplies the document's security schemes by name.
+    """
+    validate(document)
+    credentials = dict(credentials or {})
+    schemes = (document.get("components") or {}).get("securitySchemes") or {}
+    picked = chosen(operations(document), _as_list(include), _as_list(exclude))
+    if not picked:
+        raise OpenAPIError("include= chose no operation of the document")
+    if client is None and base_url is None:
+        servers = document.get("servers") or [{}]
+        base_url = str(servers[0].get("url", "")) or None
+        if base_url is None or base_url.startswith("/"):
+            raise OpenAPIError("the document names no absolute server URL: pass base_url=")
+    connection = _Connection(client, base_url)
+    if server is None:
+        server = Server(name or str(document["info"]["title"]), lifespan=_closing(connection))
+    names: set[str] = set(server.tools)
+    for operation in picked:
+        alternative = security.requirement(
+            operation, schemes, credentials, checked=not callable(headers) and not headers
+        )
+        unique, n = tool_name(operation), 2
+        while unique in names:
+            unique, n = f"{tool_name(operation)[: NAME_LENGTH - 3]}_{n}", n + 1
+        names.add(unique)
+        _add(server, unique, operation, connection, headers, alternative, schemes, credentials)
+    return server
+
+
+def from_asgi(
+    app: Any,
+    *,
+    include: Rule | Iterable[Rule],
+    exclude: Rule | Iterable[Rule] = (),
+    document: Mapping[str, Any] | None = None,
+    headers: Headers = None,
+    credentials: Mapping[str, security.Secret] | None = None,
+    name: str | None = None,
+    server: Server | None = None,
+) -> Server:
+    """`from_openapi` for a FastAPI or Starlette app in this process: its document from
+    `app.openapi()` (or `document=`), its calls through httpx2.ASGITransport."""
+    import httpx2
+
+    if document is None:
+        if not callable(getattr(app, "openapi", None)):
+            raise TypeError("from_asgi: the app has no openapi(); pass document=")
+        document = app.openapi()
+    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://asgi")
+    return from_openapi(
+        document,
+        include=include,
+        exclude=exclude,
+        client=client,
+        headers=headers,
+        credentials=credentials,
+        name=name,
+        server=server,
+    )
+
+
+def _as_list(rules: Rule | Iterable[Rule]) -> list[Rule]:
+    return [rules] if isinstance(rules, str) or callable(rules) else list(rules)
+
+
+def _closing(connection: _Connection) -> Callable[[Server], Any]:
+    async def lifespan(app: Server) -> AsyncIterator[None]:
+        try:
+            yield None
+        finally:
+            await connection.close()
+
+    return lifespan
+
+
+def _add(
+    server: Server,
+    name: str,
+    operation: Operation,
+    connection: _Connection,
+    headers: Headers,
+    alternative: Mapping[str, Any] | None,
+    schemes: Mapping[str, Any],
+    credentials: Mapping[str, security.Secret],
+) -> None:
+    shape = inputs(operation)
+
+    async def call(**arguments: Any) -> Any:
+        import httpx2
+
+        client = connection.client()
+        placed = await security.place(alternative, schemes, credentials)
+        extra = await _headers(headers, operation)
+        request = calls.request(client, operation, shape, arguments, extra, placed)
+        try:
+            response = await client.send(request)
+        except httpx2.HTTPError as exc:
+            where = f"{operation.method} {request.url}"
+            raise ToolError(f"{where}: the request failed: {type(exc).__name__}: {exc}") from None
+        return calls.result(operation, response)
+
+    server.add_tool(
+        call,
+        name=name,
+        description=description(operation),
+        annotations=hints(operation),
+        input_schema=shape.schema,
+        output_schema=operation.output_schema,
+        structured=None if operation.output_schema is not None else False,
+    )
+
+
+async def _headers(headers: Headers, operation: Operation) -> Mapping[str, str]:
+    if headers is None:
+        return {}
+    if isinstance(headers, Mapping):
+        return headers
+    value = headers(operation)
+    if inspect.isawaitable(value):
+        value = await value
+    return value
