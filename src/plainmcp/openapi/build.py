@@ -33,8 +33,12 @@ NAME_LENGTH = 64
 
 def tool_name(operation: Operation) -> str:
     """The operationId made a valid tool name; without one, `method_path`."""
-    raw = operation.operation_id or f"{operation.method.lower()}_{operation.path}"
-    return _UNSAFE.sub("_", raw).strip("_")[:NAME_LENGTH] or operation.method.lower()
+    if operation.operation_id:
+        name = _UNSAFE.sub("_", operation.operation_id).strip("_")
+    else:
+        parts = [part for part in _UNSAFE.sub("_", operation.path).split("_") if part]
+        name = "_".join([operation.method.lower(), *parts])
+    return name[:NAME_LENGTH] or operation.method.lower()
 
 
 def description(operation: Operation) -> str | None:

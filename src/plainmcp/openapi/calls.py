@@ -72,17 +72,21 @@ def _body(operation: Operation, inputs: Inputs, value: Any) -> dict[str, Any]:
         return {"json": value}
     if not isinstance(value, dict):
         raise ToolError(f"body: a {operation.body_type} body is an object of fields")
-    fields = {k: _text(v) for k, v in value.items() if k not in inputs.binary_fields}
+    fields = {  # an array is one part (or pair) per item, as forms send them
+        k: [_text(item) for item in v] if isinstance(v, list) else _text(v)
+        for k, v in value.items()
+        if k not in inputs.binary_fields
+    }
     if operation.body_type == "application/x-www-form-urlencoded":
         return {"data": fields}
     files = {}
-    for name in inputs.binary_fields:
+    for name, media_type in inputs.binary_fields.items():
         if name in value:
             try:
                 data = base64.b64decode(str(value[name]), validate=True)
             except binascii.Error:
                 raise ToolError(f"body.{name}: not base64 text") from None
-            files[name] = (name, data, "application/octet-stream")
+            files[name] = (name, data, media_type)
     return {"data": fields, "files": files}
 
 

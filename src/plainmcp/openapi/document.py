@@ -186,13 +186,31 @@ def json_schema(document: Mapping[str, Any], schema: Any, three_oh: bool) -> dic
 
     root = {"allOf": [copy.deepcopy(schema)], "components": document.get("components", {})}
     inlined = inline_refs(root)
-    inlined.pop("components", None)
-    defs = inlined.pop("$defs", None)
+    defs = inlined.get("$defs", {})
     body = inlined["allOf"][0]
     out: dict[str, Any] = body if isinstance(body, dict) else {"allOf": [body]}
-    if defs:
-        out = {**out, "$defs": defs}
+    used = _used_defs(out, defs)  # the cycles of the components `body` never reaches are dropped
+    if used:
+        out = {**out, "$defs": {name: defs[name] for name in defs if name in used}}
     return _rewrite_30(out) if three_oh else out
+
+
+def _used_defs(node: Any, defs: Mapping[str, Any]) -> set[str]:
+    used: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+                if name in defs and name not in used:
+                    used.add(name)
+                    todo.append(defs[name])
+            todo.extend(v for k, v in item.items() if k != "$ref")
+    return used
 
 
 _DROPPED = ("xml", "externalDocs", "discriminator")

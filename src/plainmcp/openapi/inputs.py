@@ -4,6 +4,7 @@ made valid and collision-free; and which argument goes where in the request."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,9 @@ class Slot:
 class Inputs:
     schema: dict[str, Any]
     slots: tuple[Slot, ...]
-    binary_fields: frozenset[str]
-    """The multipart body's fields sent as files (their argument is base64 text)."""
+    binary_fields: Mapping[str, str]
+    """The multipart body's fields sent as files (their argument is base64 text), and each
+    one's media type."""
 
 
 def inputs(operation: Operation) -> Inputs:
@@ -42,7 +44,7 @@ def inputs(operation: Operation) -> Inputs:
         if parameter.required:
             required.append(argument)
         slots.append(Slot(argument, parameter.location, parameter.name))
-    binary: frozenset[str] = frozenset()
+    binary: Mapping[str, str] = {}
     if operation.body_schema is not None:
         argument = _free("body", "body", properties)
         schema = operation.body_schema
@@ -79,16 +81,20 @@ def is_binary(schema: Any) -> bool:
     )
 
 
-def _files_as_base64(schema: dict[str, Any]) -> tuple[dict[str, Any], frozenset[str]]:
+def _files_as_base64(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """A multipart body's binary fields take base64 text (a model writes no raw bytes)."""
     fields = schema.get("properties")
     if not isinstance(fields, dict):
-        return schema, frozenset()
-    binary = {name for name, field in fields.items() if is_binary(field)}
+        return schema, {}
+    binary = {
+        name: str(field.get("contentMediaType") or "application/octet-stream")
+        for name, field in fields.items()
+        if is_binary(field)
+    }
     rewritten = {
         name: (_base64_field(field) if name in binary else field) for name, field in fields.items()
     }
-    return {**schema, "properties": rewritten}, frozenset(binary)
+    return {**schema, "properties": rewritten}, binary
 
 
 def _base64_field(field: dict[str, Any]) -> dict[str, Any]:

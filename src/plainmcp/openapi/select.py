@@ -24,7 +24,7 @@ def matches(rule: Rule, operation: Operation) -> bool:
     if rule.startswith("tag:"):
         return rule[4:] in operation.tags
     method, _, pattern = rule.partition(" ")
-    if pattern and method.isalpha() and (method.isupper() or method == "*"):
+    if pattern and (method == "*" or (method.isalpha() and method.isupper())):
         return (method in ("*", operation.method)) and fnmatchcase(operation.path, pattern)
     return rule == operation.operation_id
 
