@@ -9,8 +9,8 @@ import pytest
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel
 
-from plainmcp import Client
-from plainmcp.openapi import OpenAPIError, from_asgi
+from plainmcp import Client, McpError
+from plainmcp.openapi import SAFE_GETS, OpenAPIError, from_asgi
 
 pytestmark = pytest.mark.anyio
 
@@ -157,3 +157,32 @@ def test_nothing_is_exposed_unless_chosen() -> None:
     assert str(none.value) == "include= chose no operation of the document"
     everything = from_asgi(make_api(), include="*", exclude=["tag:admin"])
     assert sorted(everything.tools) == ["get_pet", "put_pet"]
+
+
+async def test_safe_gets_can_be_resources_by_a_rule() -> None:
+    app = from_asgi(make_api(), include=["tag:pets"], resources=SAFE_GETS)
+    async with Client.memory(app) as client:
+        names = [tool.name for tool in await client.list_tools()]
+        [template] = await client.list_resource_templates()
+        read = await client.read_resource("http://asgi/pets/1")
+        with pytest.raises(McpError) as missing:
+            await client.read_resource("http://asgi/pets/9")
+    assert names == ["put_pet", "read_more"]  # get_pet is read, not called
+    assert (template.uri_template, template.name, template.mime_type) == (
+        "http://asgi/pets/{pet_id}",
+        "get_pet",
+        "application/json",
+    )
+    assert (read.text, read.contents[0].mime_type) == (
+        '{"id":1,"name":"Rex","age":null,"owner":"ada"}',
+        "application/json",
+    )
+    assert str(missing.value) == (
+        'HTTP 404 Not Found from GET /pets/9\n{"detail":"no such pet"} (code -32602)'
+    )
+
+
+def test_a_resource_rule_that_chooses_no_safe_get_is_refused() -> None:
+    with pytest.raises(OpenAPIError) as refused:
+        from_asgi(make_api(), include="*", resources="tag:pets")
+    assert str(refused.value) == "operation 'put_pet': only a GET can be a resource"

@@ -3,10 +3,12 @@ OpenAPI"): `from_openapi(document, include=[...])`, `from_asgi(app, include=[...
 
 from plainmcp.openapi.build import from_asgi, from_openapi, tool_name
 from plainmcp.openapi.document import OpenAPIError, Operation, Parameter
+from plainmcp.openapi.reads import SAFE_GETS
 from plainmcp.openapi.select import ALL, Rule
 
 __all__ = [
     "ALL",
+    "SAFE_GETS",
     "OpenAPIError",
     "Operation",
     "Parameter",

@@ -9,11 +9,12 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from plainmcp.errors import ResourceError
 from plainmcp.model.results import ToolError
-from plainmcp.openapi import calls, security
+from plainmcp.openapi import calls, reads, security
 from plainmcp.openapi.document import OpenAPIError, Operation, operations, validate
-from plainmcp.openapi.inputs import inputs
-from plainmcp.openapi.select import Rule, chosen
+from plainmcp.openapi.inputs import Inputs, inputs
+from plainmcp.openapi.select import Rule, chosen, matches
 from plainmcp.server import Server
 
 if TYPE_CHECKING:
@@ -72,6 +73,10 @@ class _Connection:
             self.made = httpx2.AsyncClient(base_url=self.base_url or "")
         return self.made
 
+    def base(self) -> str:
+        """The URL the paths are joined to (resources' URIs start with it)."""
+        return str(self.given.base_url) if self.given is not None else self.base_url or ""
+
     async def close(self) -> None:
         made, self.made = self.made, None
         if made is not None:
@@ -83,6 +88,7 @@ def from_openapi(
     *,
     include: Rule | Iterable[Rule],
     exclude: Rule | Iterable[Rule] = (),
+    resources: Rule | Iterable[Rule] = (),
     client: httpx2.AsyncClient | None = None,
     base_url: str | None = None,
     headers: Headers = None,
@@ -95,11 +101,14 @@ def from_openapi(
     `include` has no default: an API's every operation is never exposed by accident ("*"
     says so). Calls go to `client` (its base_url), else to `base_url`, else to the document's
     first server URL. `credentials` supplies the document's security schemes by name.
+    `resources` chooses, among those, the GETs served as resources (reads.SAFE_GETS: every
+    GET that needs no argument but its path's); none by default.
     """
     validate(document)
     credentials = dict(credentials or {})
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
     picked = chosen(operations(document), _as_list(include), _as_list(exclude))
+    as_resources = _as_list(resources)
     if not picked:
         raise OpenAPIError("include= chose no operation of the document")
     if client is None and base_url is None:
@@ -119,7 +128,12 @@ def from_openapi(
         while unique in names:
             unique, n = f"{tool_name(operation)[: NAME_LENGTH - 3]}_{n}", n + 1
         names.add(unique)
-        _add(server, unique, operation, connection, headers, alternative, schemes, credentials)
+        shape = inputs(operation)
+        send = _sender(operation, shape, connection, headers, alternative, schemes, credentials)
+        if any(matches(rule, operation) for rule in as_resources):
+            _add_resource(server, unique, operation, connection.base(), send)
+        else:
+            _add_tool(server, unique, operation, shape, send)
     return server
 
 
@@ -128,6 +142,7 @@ def from_asgi(
     *,
     include: Rule | Iterable[Rule],
     exclude: Rule | Iterable[Rule] = (),
+    resources: Rule | Iterable[Rule] = (),
     document: Mapping[str, Any] | None = None,
     headers: Headers = None,
     credentials: Mapping[str, security.Secret] | None = None,
@@ -147,6 +162,7 @@ def from_asgi(
         document,
         include=include,
         exclude=exclude,
+        resources=resources,
         client=client,
         headers=headers,
         credentials=credentials,
@@ -169,19 +185,18 @@ def _closing(connection: _Connection) -> Callable[[Server], Any]:
     return lifespan
 
 
-def _add(
-    server: Server,
-    name: str,
+def _sender(
     operation: Operation,
+    shape: Inputs,
     connection: _Connection,
     headers: Headers,
     alternative: Mapping[str, Any] | None,
     schemes: Mapping[str, Any],
     credentials: Mapping[str, security.Secret],
-) -> None:
-    shape = inputs(operation)
+) -> Callable[[Mapping[str, Any]], Awaitable[httpx2.Response]]:
+    """The request of one call, sent: its arguments placed, credentials and headers added."""
 
-    async def call(**arguments: Any) -> Any:
+    async def send(arguments: Mapping[str, Any]) -> httpx2.Response:
         import httpx2
 
         client = connection.client()
@@ -189,11 +204,23 @@ def _add(
         extra = await _headers(headers, operation)
         request = calls.request(client, operation, shape, arguments, extra, placed)
         try:
-            response = await client.send(request)
+            return await client.send(request)
         except httpx2.HTTPError as exc:
             where = f"{operation.method} {request.url}"
             raise ToolError(f"{where}: the request failed: {type(exc).__name__}: {exc}") from None
-        return calls.result(operation, response)
+
+    return send
+
+
+def _add_tool(
+    server: Server,
+    name: str,
+    operation: Operation,
+    shape: Inputs,
+    send: Callable[[Mapping[str, Any]], Awaitable[httpx2.Response]],
+) -> None:
+    async def call(**arguments: Any) -> Any:
+        return calls.result(operation, await send(arguments))
 
     server.add_tool(
         call,
@@ -203,6 +230,31 @@ def _add(
         input_schema=shape.schema,
         output_schema=operation.output_schema,
         structured=None if operation.output_schema is not None else False,
+    )
+
+
+def _add_resource(
+    server: Server,
+    name: str,
+    operation: Operation,
+    base: str,
+    send: Callable[[Mapping[str, Any]], Awaitable[httpx2.Response]],
+) -> None:
+    variables = reads.check(operation)
+
+    async def fetch(arguments: Mapping[str, Any]) -> Any:
+        try:
+            response = await send(arguments)
+        except ToolError as exc:
+            raise ResourceError(exc.message) from None
+        return reads.value(operation, response)
+
+    server.add_resource(
+        reads.reader(variables, fetch),
+        base.rstrip("/") + operation.path,
+        name=name,
+        description=description(operation),
+        mime_type="application/json" if operation.output_schema is not None else None,
     )
 
 
