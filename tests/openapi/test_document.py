@@ -8,6 +8,7 @@ import pytest
 
 from plainmcp.openapi import from_openapi
 from plainmcp.openapi.document import json_schema, operations
+from plainmcp.openapi.inputs import inputs
 from plainmcp.openapi.select import chosen
 
 
@@ -85,4 +86,34 @@ def test_selection_rules(rule: str, expected: list[str]) -> None:
     assert [op.operation_id for op in found] == expected
     assert [op.operation_id for op in chosen(operations(document(paths)), ["*"], [rule])] == [
         name for name in ["listUsers", "purge"] if name not in expected
+    ]
+
+
+def test_a_parameter_named_body_keeps_the_body_apart() -> None:
+    paths = {
+        "/x/{a.b}": {
+            "post": {
+                "operationId": "x",
+                "parameters": [
+                    {"name": "a.b", "in": "path", "required": True, "schema": {}},
+                    {"name": "body", "in": "query", "schema": {"type": "string"}},
+                    {"name": "X Y", "in": "header", "schema": {"type": "string"}},
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "integer"}}},
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    }
+    [operation] = operations(document(paths))
+    shape = inputs(operation)
+    assert list(shape.schema["properties"]) == ["a.b", "body", "X_Y", "body_body"]
+    assert shape.schema["required"] == ["a.b", "body_body"]
+    assert [(s.argument, s.location, s.name) for s in shape.slots] == [
+        ("a.b", "path", "a.b"),
+        ("body", "query", "body"),
+        ("X_Y", "header", "X Y"),
+        ("body_body", "body", "body"),
     ]
