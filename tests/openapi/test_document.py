@@ -53,6 +53,12 @@ def ops(method: str, path: str, operation_id: str | None, tags: list[str]) -> di
     return {path: {method: body}}
 
 
+def test_an_empty_response_schema_is_no_output_schema() -> None:
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {}}}}}
+    [operation] = operations(document({"/x": {"get": {"responses": ok}}}))
+    assert operation.output_schema is None
+
+
 def test_tool_names_are_sanitised_and_kept_apart() -> None:
     paths = {
         **ops("get", "/users/{id}", "get user!", ["users"]),

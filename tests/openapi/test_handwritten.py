@@ -286,3 +286,18 @@ def test_an_invalid_document_is_refused_with_the_validators_reason() -> None:
         from_openapi(broken, include="*", base_url="https://x.example")
     assert str(invalid.value).startswith("invalid OpenAPI document at ")
     assert "'description' is a required property" in str(invalid.value)
+
+
+async def test_static_headers_can_carry_a_scheme_and_others_do_not_count() -> None:
+    recorder = Recorder()
+    app = served(
+        recorder, include=["upload-file"], credentials={}, headers={"Authorization": "Bearer h"}
+    )
+    async with Client.memory(app) as client:
+        await client.call_tool("upload-file", {"folder": "a", "body": {"file": ""}})
+    assert recorder.requests[0].headers["authorization"] == "Bearer h"
+    with pytest.raises(OpenAPIError) as missing:
+        served(Recorder(), include=["upload-file"], credentials={}, headers={"X-Trace": "t"})
+    assert str(missing.value) == (
+        "operation 'upload-file' needs credentials= for bearer (http bearer: a token)"
+    )

@@ -120,10 +120,10 @@ def from_openapi(
     if server is None:
         server = Server(name or str(document["info"]["title"]), lifespan=_closing(connection))
     names: set[str] = set(server.tools)
+    # the headers known now, which may carry a scheme (None: a function's, known per call)
+    static = headers if isinstance(headers, Mapping) else ({} if headers is None else None)
     for operation in picked:
-        alternative = security.requirement(
-            operation, schemes, credentials, checked=not callable(headers) and not headers
-        )
+        alternative = security.requirement(operation, schemes, credentials, static)
         unique, n = tool_name(operation), 2
         while unique in names:
             unique, n = f"{tool_name(operation)[: NAME_LENGTH - 3]}_{n}", n + 1

@@ -165,8 +165,8 @@ def _output(document: Mapping[str, Any], responses: Mapping[str, Any], three_oh:
         if str(status).startswith("2"):
             response = resolve(document, raw)
             _, media = _media_json(response.get("content") or {})
-            if media is not None and "schema" in media:
-                return json_schema(document, media["schema"], three_oh)
+            if media is not None and media.get("schema"):  # `{}` says nothing: no schema
+                return json_schema(document, media["schema"], three_oh) or None
             return None
     return None
 

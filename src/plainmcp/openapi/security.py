@@ -34,22 +34,38 @@ def describe(name: str, scheme: Mapping[str, Any]) -> str:
     return f"{name} ({kind}: a bearer token)"
 
 
+def header_of(scheme: Mapping[str, Any]) -> str | None:
+    """The request header a scheme is carried in (None: a query or cookie key)."""
+    if scheme.get("type") == "apiKey":
+        return str(scheme.get("name")) if scheme.get("in") == "header" else None
+    return "authorization"
+
+
 def requirement(
     operation: Operation,
     schemes: Mapping[str, Any],
     credentials: Mapping[str, Secret],
-    checked: bool,
+    headers: Mapping[str, str] | None,
 ) -> Mapping[str, Any] | None:
-    """The first alternative of the operation's security that `credentials` meets (None: it
-    needs none). Raises OpenAPIError naming what is missing, unless `checked` is False (the
-    caller's headers may carry it)."""
+    """The first alternative of the operation's security that `credentials` (or the static
+    `headers`, carrying a scheme's header) meets; None when it needs none. Raises
+    OpenAPIError naming what is missing, unless `headers` is None: headers given by a function
+    may carry anything."""
     if not operation.security:
         return None
+    given = {name.lower() for name in headers} if headers is not None else None
+
+    def met(name: str) -> bool:
+        carried = header_of(schemes.get(name, {}))
+        return name in credentials or (
+            given is not None and carried is not None and carried.lower() in given
+        )
+
     for alternative in operation.security:
-        if all(name in credentials for name in alternative):
+        if all(met(name) for name in alternative):
             return alternative
-    if not checked:
-        return None
+    if given is None:
+        return operation.security[0]
     wanted = " or ".join(
         " and ".join(describe(n, schemes.get(n, {})) for n in alt) for alt in operation.security
     )
@@ -67,6 +83,8 @@ async def place(
         scheme = schemes.get(name)
         if scheme is None:
             raise OpenAPIError(f"security scheme {name!r} is not in components.securitySchemes")
+        if name not in credentials:  # the caller's headers carry it
+            continue
         secret = await _secret(credentials[name])
         kind = scheme.get("type")
         if kind == "apiKey":
