@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from plainmcp.openapi import from_openapi
+from plainmcp import Client
+from plainmcp.openapi import SAFE_GETS, OpenAPIError, from_openapi
 from plainmcp.openapi.document import json_schema, operations
 from plainmcp.openapi.inputs import inputs
 from plainmcp.openapi.select import chosen
@@ -123,3 +124,22 @@ def test_a_parameter_named_body_keeps_the_body_apart() -> None:
         ("X_Y", "header", "X Y"),
         ("body_body", "body", "body"),
     ]
+
+
+@pytest.mark.anyio
+async def test_the_documents_server_url_takes_its_variables_defaults() -> None:
+    doc = document(ops("get", "/items/{id}", "item", []), version="3.1.0")
+    doc["servers"] = [
+        {
+            "url": "https://{region}.x.example/v{major}",
+            "variables": {"region": {"default": "eu"}, "major": {"default": "2"}},
+        }
+    ]
+    app = from_openapi(doc, include="*", resources=SAFE_GETS)
+    async with Client.memory(app) as client:
+        [template] = await client.list_resource_templates()
+    assert template.uri_template == "https://eu.x.example/v2/items/{id}"
+    del doc["servers"]
+    with pytest.raises(OpenAPIError) as missing:
+        from_openapi(doc, include="*")
+    assert str(missing.value) == "the document names no absolute server URL: pass base_url="

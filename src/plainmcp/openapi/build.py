@@ -102,7 +102,8 @@ def from_openapi(
     says so). Calls go to `client` (its base_url), else to `base_url`, else to the document's
     first server URL. `credentials` supplies the document's security schemes by name.
     `resources` chooses, among those, the GETs served as resources (reads.SAFE_GETS: every
-    GET that needs no argument but its path's); none by default.
+    GET that needs no argument but its path's); none by default. With `server=`, the tools
+    are added to that server; a client made here (no `client=`) is then never closed.
     """
     validate(document)
     credentials = dict(credentials or {})
@@ -112,10 +113,7 @@ def from_openapi(
     if not picked:
         raise OpenAPIError("include= chose no operation of the document")
     if client is None and base_url is None:
-        servers = document.get("servers") or [{}]
-        base_url = str(servers[0].get("url", "")) or None
-        if base_url is None or base_url.startswith("/"):
-            raise OpenAPIError("the document names no absolute server URL: pass base_url=")
+        base_url = server_url(document)
     connection = _Connection(client, base_url)
     if server is None:
         server = Server(name or str(document["info"]["title"]), lifespan=_closing(connection))
@@ -135,6 +133,17 @@ def from_openapi(
         else:
             _add_tool(server, unique, operation, shape, send)
     return server
+
+
+def server_url(document: Mapping[str, Any]) -> str:
+    """The document's first server URL, its `{variables}` given their defaults."""
+    servers = document.get("servers") or [{}]
+    url = str(servers[0].get("url", ""))
+    for variable, spec in (servers[0].get("variables") or {}).items():
+        url = url.replace("{" + variable + "}", str(spec.get("default", "")))
+    if not url.startswith(("http://", "https://")):
+        raise OpenAPIError("the document names no absolute server URL: pass base_url=")
+    return url
 
 
 def from_asgi(
