@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from plainmcp.errors import ResourceError
@@ -105,6 +106,37 @@ def from_openapi(
     GET that needs no argument but its path's); none by default. With `server=`, the tools
     are added to that server; a client made here (no `client=`) is then never closed.
     """
+    return _serve(
+        document,
+        include=include,
+        exclude=exclude,
+        resources=resources,
+        client=client,
+        base_url=base_url,
+        headers=headers,
+        credentials=credentials,
+        name=name,
+        server=server,
+        running=None,
+    )
+
+
+def _serve(
+    document: Mapping[str, Any],
+    *,
+    include: Rule | Iterable[Rule],
+    exclude: Rule | Iterable[Rule],
+    resources: Rule | Iterable[Rule],
+    client: httpx2.AsyncClient | None,
+    base_url: str | None,
+    headers: Headers,
+    credentials: Mapping[str, security.Secret] | None,
+    name: str | None,
+    server: Server | None,
+    running: Callable[[], AbstractAsyncContextManager[None]] | None,
+) -> Server:
+    """from_openapi's work; `running`: what the made server's lifespan enters too (an ASGI
+    app's own lifespan)."""
     validate(document)
     credentials = dict(credentials or {})
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
@@ -116,7 +148,8 @@ def from_openapi(
         base_url = server_url(document)
     connection = _Connection(client, base_url)
     if server is None:
-        server = Server(name or str(document["info"]["title"]), lifespan=_closing(connection))
+        lifespan = _closing(connection, running)
+        server = Server(name or str(document["info"]["title"]), lifespan=lifespan)
     names: set[str] = set(server.tools)
     # the headers known now, which may carry a scheme (None: a function's, known per call)
     static = headers if isinstance(headers, Mapping) else ({} if headers is None else None)
@@ -159,24 +192,31 @@ def from_asgi(
     server: Server | None = None,
 ) -> Server:
     """`from_openapi` for a FastAPI or Starlette app in this process: its document from
-    `app.openapi()` (or `document=`), its calls through httpx2.ASGITransport."""
+    `app.openapi()` (or `document=`), its calls through httpx2.ASGITransport. The server's
+    lifespan runs the app's (its startup before the first call; its state in every request),
+    unless `server=` is given: then run the app's lifespan yourself."""
     import httpx2
+
+    from plainmcp.openapi.asgi import InProcess
 
     if document is None:
         if not callable(getattr(app, "openapi", None)):
             raise TypeError("from_asgi: the app has no openapi(); pass document=")
         document = app.openapi()
-    client = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://asgi")
-    return from_openapi(
+    in_process = InProcess(app)
+    transport = httpx2.ASGITransport(app=in_process)
+    return _serve(
         document,
         include=include,
         exclude=exclude,
         resources=resources,
-        client=client,
+        client=httpx2.AsyncClient(transport=transport, base_url="http://asgi"),
+        base_url=None,
         headers=headers,
         credentials=credentials,
         name=name,
         server=server,
+        running=in_process.running,
     )
 
 
@@ -184,10 +224,16 @@ def _as_list(rules: Rule | Iterable[Rule]) -> list[Rule]:
     return [rules] if isinstance(rules, str) or callable(rules) else list(rules)
 
 
-def _closing(connection: _Connection) -> Callable[[Server], Any]:
+def _closing(
+    connection: _Connection, running: Callable[[], AbstractAsyncContextManager[None]] | None
+) -> Callable[[Server], Any]:
     async def lifespan(app: Server) -> AsyncIterator[None]:
         try:
-            yield None
+            if running is None:
+                yield None
+            else:
+                async with running():
+                    yield None
         finally:
             await connection.close()
 
