@@ -143,3 +143,12 @@ async def test_the_documents_server_url_takes_its_variables_defaults() -> None:
     with pytest.raises(OpenAPIError) as missing:
         from_openapi(doc, include="*")
     assert str(missing.value) == "the document names no absolute server URL: pass base_url="
+
+
+def test_a_rule_of_another_kind_is_refused() -> None:
+    doc = document(ops("get", "/x", "x", []))
+    with pytest.raises(TypeError) as refused:
+        from_openapi(doc, include=[3], base_url="https://x.example")  # type: ignore[list-item]
+    assert str(refused.value) == (
+        "include= takes operationIds, 'tag:NAME', 'METHOD /path' or callables"
+    )

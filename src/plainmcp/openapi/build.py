@@ -15,7 +15,7 @@ from plainmcp.model.results import ToolError
 from plainmcp.openapi import calls, reads, security
 from plainmcp.openapi.document import OpenAPIError, Operation, operations, validate
 from plainmcp.openapi.inputs import Inputs, inputs
-from plainmcp.openapi.select import Rule, chosen, matches
+from plainmcp.openapi.select import Rule, chosen, matches, rules
 from plainmcp.server import Server
 
 if TYPE_CHECKING:
@@ -140,8 +140,8 @@ def _serve(
     validate(document)
     credentials = dict(credentials or {})
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
-    picked = chosen(operations(document), _as_list(include), _as_list(exclude))
-    as_resources = _as_list(resources)
+    picked = chosen(operations(document), include, exclude)
+    as_resources = rules(resources, "resources")
     if not picked:
         raise OpenAPIError("include= chose no operation of the document")
     if client is None and base_url is None:
@@ -218,10 +218,6 @@ def from_asgi(
         server=server,
         running=in_process.running,
     )
-
-
-def _as_list(rules: Rule | Iterable[Rule]) -> list[Rule]:
-    return [rules] if isinstance(rules, str) or callable(rules) else list(rules)
 
 
 def _closing(

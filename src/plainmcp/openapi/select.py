@@ -30,10 +30,10 @@ def matches(rule: Rule, operation: Operation) -> bool:
 
 
 def chosen(
-    operations: Iterable[Operation], include: Iterable[Rule], exclude: Iterable[Rule]
+    operations: Iterable[Operation], include: Rule | Iterable[Rule], exclude: Rule | Iterable[Rule]
 ) -> list[Operation]:
     """The operations some `include` rule matches and no `exclude` rule does, in order."""
-    include, exclude = _rules(include, "include"), _rules(exclude, "exclude")
+    include, exclude = rules(include, "include"), rules(exclude, "exclude")
     return [
         op
         for op in operations
@@ -41,10 +41,11 @@ def chosen(
     ]
 
 
-def _rules(rules: Iterable[Rule], what: str) -> list[Rule]:
-    if isinstance(rules, str) or callable(rules):
-        return [rules]
-    out = list(rules)
+def rules(given: Rule | Iterable[Rule], what: str) -> list[Rule]:
+    """One rule or many, as a list; TypeError for anything that is not a rule."""
+    if isinstance(given, str) or callable(given):
+        return [given]
+    out = list(given)
     for rule in out:
         if not (isinstance(rule, str) or callable(rule)):
             raise TypeError(f"{what}= takes operationIds, 'tag:NAME', 'METHOD /path' or callables")
