@@ -285,3 +285,16 @@ def test_prompt_argument_stays_importable_from_prompts() -> None:
     from plainmcp.prompts import PromptArgument as from_prompts
 
     assert from_prompts is PromptArgument
+
+
+def test_openapi_is_an_extra_loaded_only_when_used() -> None:
+    """`import plainmcp` loads no part of plainmcp.openapi; importing that loads neither its
+    validator nor httpx2 until a document is read and an API called."""
+    code = (
+        "import sys, plainmcp; before = sorted(m for m in sys.modules if 'openapi' in m);"
+        "import plainmcp.openapi;"
+        "print(before, sorted({m.split('.')[0] for m in sys.modules}"
+        " & {'openapi_spec_validator', 'jsonschema_path', 'httpx2', 'fastapi'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] []"
