@@ -210,7 +210,7 @@ class Proxy:
         try:
             client = await self.client()
         except ConnectionClosed as exc:
-            raise ToolError(f"Upstream {self.label} is unavailable: {exc}") from None
+            raise ToolError(f"Upstream {self.label} is unavailable: {exc.message}") from None
 
         async def progress(note: Progress) -> None:
             await ctx.report_progress(note.progress, note.total, note.message)
@@ -221,7 +221,7 @@ class Proxy:
         except ConnectionClosed as exc:
             self._lost(client)
             raise ToolError(
-                f"Upstream {self.label} closed the connection during the call ({exc});"
+                f"Upstream {self.label} closed the connection during the call ({exc.message});"
                 " the next call reconnects"
             ) from None
         except McpError as exc:

@@ -1,0 +1,108 @@
+"""The proxy end to end: upstreams as real subprocesses, over stdio and Streamable HTTP
+(uvicorn), a plainmcp one and the official Python SDK's; an upstream that dies mid-call; an
+upstream at 2025-06-18 served to a 2026-07-28 client."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+from unittest.mock import ANY
+
+import pytest
+
+from plainmcp import Client, Text
+from plainmcp.client import CallToolResult, LogMessage, Progress
+from plainmcp.proxy import proxy_server
+from tests.http_server import http_server
+
+pytestmark = pytest.mark.anyio
+
+UPSTREAM = Path(__file__).parent / "servers" / "proxy_upstream.py"
+SDK = Path(__file__).parents[1] / "client" / "servers" / "sdk_tools.py"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def shape(result: CallToolResult) -> tuple[list[Any], Any, bool]:
+    return result.content, result.structured, result.is_error
+
+
+async def test_an_upstream_that_dies_mid_call_is_reconnected() -> None:
+    command = [sys.executable, str(UPSTREAM)]
+    proxy = proxy_server(command)
+    async with Client.memory(proxy) as client:
+        assert [t.name for t in await client.list_tools()] == ["pid", "die", "read_more"]
+        before = (await client.call_tool("pid")).structured
+        died = await client.call_tool("die")
+        assert (died.is_error, died.text) == (
+            True,
+            f"Upstream {' '.join(command)} closed the connection during the call (The server"
+            " closed the connection (exit code 3)); the next call reconnects",
+        )
+        after = await client.call_tool("pid")
+        assert after.is_error is False
+        assert isinstance(after.structured, int) and after.structured != before
+
+
+async def test_an_http_upstream_is_served() -> None:
+    with http_server(UPSTREAM) as served:
+        proxy = proxy_server(served.url)
+        async with Client.memory(proxy) as client, Client.http(served.url) as direct:
+            listed = await client.list_tools()
+            assert (listed[:-1], listed[-1].name) == (await direct.list_tools(), "read_more")
+            pid = (await direct.call_tool("pid")).structured
+            assert shape(await client.call_tool("pid")) == ([Text(str(pid))], pid, False)
+
+
+def sdk(protocol: str = "auto") -> Any:
+    def connect(**options: Any) -> AbstractAsyncContextManager[Client]:
+        return Client.stdio(sys.executable, str(SDK), "stdio", protocol=protocol, **options)
+
+    return connect
+
+
+async def test_the_official_sdks_server_gives_the_same_tools_and_results() -> None:
+    proxy = proxy_server(sdk(), continuation=None)
+    heard: list[object] = []
+    async with (
+        sdk()() as direct,
+        Client.memory(proxy, on_log=heard.append) as client,
+    ):
+        assert await client.list_tools() == await direct.list_tools()
+        assert shape(await client.call_tool("add", {"a": 2, "b": 40})) == shape(
+            await direct.call_tool("add", {"a": 2, "b": 40})
+        )
+        counted = await client.call_tool("count", {"n": 2}, on_progress=heard.append)
+        assert shape(counted) == ([Text("counted to 2")], {"result": "counted to 2"}, False)
+    assert heard == [
+        Progress(1, 2, "step 1", token=ANY),
+        LogMessage("info", "counted 1"),
+        Progress(2, 2, "step 2", token=ANY),
+        LogMessage("info", "counted 2"),
+    ]
+
+
+async def test_an_upstream_at_2025_06_18_is_served_to_a_2026_07_28_client() -> None:
+    opened: list[Client] = []
+
+    @contextlib.asynccontextmanager
+    async def connect(**options: Any) -> AsyncIterator[Client]:
+        async with sdk("2025-06-18")(**options) as upstream:
+            opened.append(upstream)
+            yield upstream
+
+    proxy = proxy_server(connect, continuation=None)
+    async with Client.memory(proxy, protocol="2026-07-28") as client:
+        assert (client.protocol_version, opened[0].protocol_version) == (
+            "2026-07-28",
+            "2025-06-18",
+        )
+        added = await client.call_tool("add", {"a": 1, "b": 2})
+        assert shape(added) == ([Text("3")], {"result": 3}, False)
