@@ -138,8 +138,9 @@ class Proxy:
             await self._wanted.send(attempt)
         await attempt.opened.wait()
         if attempt.client is None:
-            reason = attempt.error if attempt.error is not None else "closed"
-            raise ConnectionClosed(f"cannot connect to {self.label}: {reason}")
+            error = attempt.error
+            reason = getattr(error, "message", error) if error is not None else "closed"
+            raise ConnectionClosed(f"connecting failed: {reason}")
         return attempt.client
 
     def _lost(self, client: Client) -> None:
@@ -210,7 +211,9 @@ class Proxy:
         try:
             client = await self.client()
         except ConnectionClosed as exc:
-            raise ToolError(f"Upstream {self.label} is unavailable: {exc.message}") from None
+            raise ToolError(
+                f"Upstream {self.label} is unavailable ({exc.message}); the next call tries again"
+            ) from None
 
         async def progress(note: Progress) -> None:
             await ctx.report_progress(note.progress, note.total, note.message)

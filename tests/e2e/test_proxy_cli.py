@@ -40,7 +40,8 @@ async def test_a_url_is_proxied_over_http() -> None:
     ):
         async with Client.http(served.url) as client:
             assert client.server_info.name == "front"
-            assert [t.name for t in await client.list_tools()] == ["pid", "die", "read_more"]
+            names = [t.name for t in await client.list_tools()]
+            assert names == ["pid", "hold", "die", "read_more"]
             pid = (await client.call_tool("pid")).structured
             assert pid == upstream.proc.pid
 

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import ANY
 
+import anyio
 import pytest
 
 from plainmcp import Client, Text
 from plainmcp.client import CallToolResult, LogMessage, Progress
+from plainmcp.lifespan import LifespanError
 from plainmcp.proxy import proxy_server
 from tests.http_server import http_server
 
@@ -38,7 +40,7 @@ async def test_an_upstream_that_dies_mid_call_is_reconnected() -> None:
     command = [sys.executable, str(UPSTREAM)]
     proxy = proxy_server(command)
     async with Client.memory(proxy) as client:
-        assert [t.name for t in await client.list_tools()] == ["pid", "die", "read_more"]
+        assert [t.name for t in await client.list_tools()] == ["pid", "hold", "die", "read_more"]
         before = (await client.call_tool("pid")).structured
         died = await client.call_tool("die")
         assert (died.is_error, died.text) == (
@@ -49,6 +51,53 @@ async def test_an_upstream_that_dies_mid_call_is_reconnected() -> None:
         after = await client.call_tool("pid")
         assert after.is_error is False
         assert isinstance(after.structured, int) and after.structured != before
+
+
+async def test_every_call_in_flight_gets_the_error_once() -> None:
+    command = [sys.executable, str(UPSTREAM)]
+    proxy = proxy_server(command)
+    held: list[CallToolResult] = []
+    holding = anyio.Event()
+    async with Client.memory(proxy) as client:
+
+        async def hold() -> None:
+            held.append(await client.call_tool("hold", on_progress=lambda p: holding.set()))
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(hold)
+            await holding.wait()
+            died = await client.call_tool("die")
+        message = (
+            f"Upstream {' '.join(command)} closed the connection during the call (The server"
+            " closed the connection (exit code 3)); the next call reconnects"
+        )
+        assert [(r.is_error, r.text) for r in (*held, died)] == [(True, message)] * 2
+        assert (await client.call_tool("pid")).is_error is False
+
+
+async def test_an_upstream_that_cannot_be_reached_fails_each_call_until_it_can() -> None:
+    commands = [[sys.executable, str(UPSTREAM)], ["/nonexistent/upstream"]]
+    commands.append(commands[0])
+
+    def connect(**options: Any) -> AbstractAsyncContextManager[Client]:
+        command = commands.pop(0)
+        return Client.stdio(command[0], *command[1:], **options)
+
+    proxy = proxy_server(connect)
+    async with Client.memory(proxy) as client:
+        assert (await client.call_tool("die")).is_error
+        unavailable = await client.call_tool("pid")
+        assert unavailable.is_error
+        assert unavailable.text.startswith("Upstream connect is unavailable (connecting failed: ")
+        assert unavailable.text.endswith("); the next call tries again")
+        assert (await client.call_tool("pid")).is_error is False
+
+
+async def test_an_upstream_that_cannot_start_fails_the_start_up() -> None:
+    proxy = proxy_server(["/nonexistent/upstream"])
+    with pytest.raises(LifespanError):
+        async with Client.memory(proxy):
+            pass
 
 
 async def test_an_http_upstream_is_served() -> None:

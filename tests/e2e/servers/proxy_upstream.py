@@ -1,11 +1,14 @@
 """An upstream for the proxy's tests, over stdio: `die` ends the process mid-call (as a crash
-would), `pid` says which process answered, so a test sees the proxy reconnect."""
+would), `pid` says which process answered, so a test sees the proxy reconnect; `hold` is a call in
+flight when it dies."""
 
 from __future__ import annotations
 
 import os
 
-from plainmcp import Server
+import anyio
+
+from plainmcp import Context, Server
 
 app = Server("upstream", continuation=None)
 
@@ -14,6 +17,14 @@ app = Server("upstream", continuation=None)
 def pid() -> int:
     """This process's id."""
     return os.getpid()
+
+
+@app.tool
+async def hold(ctx: Context) -> str:
+    """Report progress, then wait until the process ends."""
+    await ctx.report_progress(1)
+    await anyio.sleep_forever()
+    return "never"
 
 
 @app.tool
