@@ -11,7 +11,7 @@ from unittest.mock import ANY
 import anyio
 import pytest
 
-from plainmcp import Client, Context, PayloadLimits, Server, Text, ToolError
+from plainmcp import Client, Context, PayloadLimits, Server, Text, ToolError, ToolResult
 from plainmcp.client import LogMessage, Progress
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
 from plainmcp.proxy import connector, proxy_server
@@ -171,6 +171,27 @@ async def test_a_big_result_is_cut_by_the_proxys_guards_and_read_whole() -> None
 UNLIMITED = PayloadLimits(text_block=None, text_result=None, structured=None)
 TEXT = "".join(f"line {i:06d}\n" for i in range(12_500))
 """150,000 characters that a cut in the wrong place would show."""
+
+
+async def test_roots_of_a_handshake_client_reach_the_upstream() -> None:
+    up = Server("upstream", continuation=None)
+
+    @up.tool
+    async def where(ctx: Context) -> ToolResult:
+        roots = ", ".join(root.uri for root in await ctx.list_roots())
+        return ToolResult(roots, meta={"upstream/own": 1})
+
+    proxy = proxy_server(memory(up))
+    async with Client.memory(proxy, protocol="2025-11-25", roots=["file:///work"]) as client:
+        result = await client.call_tool("where")
+        assert (result.content, result.meta) == ([Text("file:///work")], {"upstream/own": 1})
+    async with Client.memory(proxy, protocol="2026-07-28", roots=["file:///work"]) as client:
+        refused = await client.call_tool("where")
+        assert (refused.is_error, refused.text) == (
+            True,
+            "Upstream error -32603: the proxy's client speaks 2026-07-28, whose roots are asked"
+            " in a retried request: not relayed to an upstream",
+        )
 
 
 def test_an_upstream_is_a_url_a_command_or_a_function() -> None:

@@ -29,11 +29,14 @@ from plainmcp.client import (
     Progress,
     ToolInfo,
 )
+from plainmcp.client.callbacks import CallbackError
 from plainmcp.client.options import ClientOptions
-from plainmcp.context import Context
+from plainmcp.context import Context, Root
 from plainmcp.model.results import NOTHING, ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.tools import NAME_PATTERN
+from plainmcp.wire.meta import SERVER_INFO
+from plainmcp.wire.revisions import REVISIONS
 
 log = logging.getLogger("plainmcp.proxy")
 
@@ -126,7 +129,7 @@ class Proxy:
                 attempt.opened.set()
 
     def _options(self) -> ClientOptions:
-        return ClientOptions(on_log=self._log, on_list_changed=self._changed)
+        return ClientOptions(on_log=self._log, on_list_changed=self._changed, roots=self._roots)
 
     async def client(self) -> Client:
         """The open session, opening one if there is none (ConnectionClosed if that fails)."""
@@ -158,6 +161,20 @@ class Proxy:
             await self.calls[0].log(level, message.data, logger=message.logger)
         else:
             log.info("upstream %s [%s] %s", self.label, message.level, message.data)
+
+    async def _roots(self) -> list[Root]:
+        """The upstream asks for roots: those of the oldest call in flight's client. A
+        2026-07-28 client would answer only in a retried request, which a call held upstream
+        cannot wait for, so the upstream is refused; with no call in flight there are none."""
+        if not self.calls:
+            return []
+        ctx = self.calls[0]
+        if not REVISIONS[ctx.revision].handshake:
+            raise CallbackError(
+                f"the proxy's client speaks {ctx.revision}, whose roots are asked in a retried"
+                " request: not relayed to an upstream"
+            )
+        return await ctx.list_roots()
 
     def _changed(self, kind: str) -> None:
         """The upstream's tools changed: re-list them in a task of the proxy's own (a request
@@ -231,11 +248,12 @@ class Proxy:
             raise ToolError(f"Upstream error {exc.code}: {exc.message}") from None
         finally:
             self.calls.remove(ctx)
+        meta = {k: v for k, v in (result.meta or {}).items() if k != SERVER_INFO}
         return ToolResult(
             result.content,
             structured=NOTHING if result.structured is None else result.structured,
             is_error=result.is_error,
-            meta=result.meta,
+            meta=meta or None,  # the upstream's serverInfo is not the proxy's
         )
 
 
