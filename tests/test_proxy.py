@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from plainmcp import Client, Context, PayloadLimits, Server, Text, ToolError, ToolResult
-from plainmcp.client import LogMessage, Progress
+from plainmcp.client import Elicitation, LogMessage, Progress, SamplingRequest
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
 from plainmcp.proxy import connector, proxy_server
 from plainmcp.wire.jsonrpc import RpcError
@@ -189,9 +189,41 @@ async def test_roots_of_a_handshake_client_reach_the_upstream() -> None:
         refused = await client.call_tool("where")
         assert (refused.is_error, refused.text) == (
             True,
-            "Upstream error -32603: the proxy's client speaks 2026-07-28, whose roots are asked"
-            " in a retried request: not relayed to an upstream",
+            "Upstream error -32603: the proxy's client speaks 2026-07-28, which answers roots"
+            " only in a retried request: not relayed to an upstream",
         )
+
+
+async def test_elicitation_and_sampling_of_the_upstream_reach_the_client() -> None:
+    up = Server("upstream", continuation=None)
+
+    @up.tool
+    async def ask(ctx: Context) -> str:
+        answer = await ctx.elicit("Your name?", NAME)
+        reply = await ctx.sample("Capital of France?", max_tokens=5, system_prompt="Brief.")
+        return f"{answer.action} {answer.content} {reply.model}: {reply.text}"
+
+    heard: list[object] = []
+
+    def elicit(request: Elicitation) -> dict[str, Any]:
+        heard.append(request)
+        return {"name": "Ada"}
+
+    def sample(request: SamplingRequest) -> str:
+        heard.append((request.prompt, request.max_tokens, request.system_prompt))
+        return "Paris"
+
+    proxy = proxy_server(memory(up))
+    async with Client.memory(proxy, protocol="2025-11-25", elicit=elicit, sample=sample) as client:
+        result = await client.call_tool("ask")
+        assert result.text == "accept {'name': 'Ada'} unknown: Paris"
+    assert heard == [
+        Elicitation("Your name?", requested_schema=NAME),
+        ("Capital of France?", 5, "Brief."),
+    ]
+
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
 
 def test_an_upstream_is_a_url_a_command_or_a_function() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import anyio
 import anyio.abc
@@ -29,9 +29,9 @@ from plainmcp.client import (
     Progress,
     ToolInfo,
 )
-from plainmcp.client.callbacks import CallbackError
+from plainmcp.client.callbacks import CallbackError, Elicitation, SamplingRequest
 from plainmcp.client.options import ClientOptions
-from plainmcp.context import Context, Root
+from plainmcp.context import Context, ElicitResult, Root, SampleResult
 from plainmcp.model.results import NOTHING, ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.tools import NAME_PATTERN
@@ -129,7 +129,13 @@ class Proxy:
                 attempt.opened.set()
 
     def _options(self) -> ClientOptions:
-        return ClientOptions(on_log=self._log, on_list_changed=self._changed, roots=self._roots)
+        return ClientOptions(
+            on_log=self._log,
+            on_list_changed=self._changed,
+            roots=self._roots,
+            elicit=self._elicit,
+            sample=self._sample,
+        )
 
     async def client(self) -> Client:
         """The open session, opening one if there is none (ConnectionClosed if that fails)."""
@@ -162,19 +168,46 @@ class Proxy:
         else:
             log.info("upstream %s [%s] %s", self.label, message.level, message.data)
 
-    async def _roots(self) -> list[Root]:
-        """The upstream asks for roots: those of the oldest call in flight's client. A
-        2026-07-28 client would answer only in a retried request, which a call held upstream
-        cannot wait for, so the upstream is refused; with no call in flight there are none."""
+    def _asker(self, what: str) -> Context | None:
+        """Whose client answers the upstream's question: the oldest call in flight's (None:
+        no call is). A 2026-07-28 client answers only in a retried request, which a call held
+        upstream cannot wait for, so the upstream is refused."""
         if not self.calls:
-            return []
+            return None
         ctx = self.calls[0]
         if not REVISIONS[ctx.revision].handshake:
             raise CallbackError(
-                f"the proxy's client speaks {ctx.revision}, whose roots are asked in a retried"
-                " request: not relayed to an upstream"
+                f"the proxy's client speaks {ctx.revision}, which answers {what} only in a"
+                " retried request: not relayed to an upstream"
             )
-        return await ctx.list_roots()
+        return ctx
+
+    async def _roots(self) -> list[Root]:
+        ctx = self._asker("roots")
+        return [] if ctx is None else await ctx.list_roots()
+
+    async def _elicit(self, request: Elicitation) -> ElicitResult | None:
+        """Form mode relayed (URL mode is refused: its outcome comes out of band)."""
+        ctx = self._asker("elicitation")
+        if request.mode != "form" or request.requested_schema is None:
+            raise CallbackError("URL mode elicitation is not relayed by the proxy")
+        if ctx is None:
+            return None  # declined: nobody to ask
+        return await ctx.elicit(request.message, request.requested_schema)
+
+    async def _sample(self, request: SamplingRequest) -> SampleResult:
+        ctx = self._asker("sampling")
+        if ctx is None:
+            raise CallbackError("no call in flight whose client could sample")
+        return await ctx.sample(
+            request.raw.get("messages") or [],
+            max_tokens=request.max_tokens,
+            system_prompt=request.system_prompt,
+            temperature=request.temperature,
+            stop_sequences=request.stop_sequences,
+            model_preferences=request.model_preferences,
+            include_context=_include(request.include_context),
+        )
 
     def _changed(self, kind: str) -> None:
         """The upstream's tools changed: re-list them in a task of the proxy's own (a request
@@ -255,6 +288,18 @@ class Proxy:
             is_error=result.is_error,
             meta=meta or None,  # the upstream's serverInfo is not the proxy's
         )
+
+
+Include: TypeAlias = Literal["none", "thisServer", "allServers"]
+_INCLUDE: dict[str, Include] = {
+    "none": "none",
+    "thisServer": "thisServer",
+    "allServers": "allServers",
+}
+
+
+def _include(value: str | None) -> Include | None:
+    return None if value is None else _INCLUDE.get(value)
 
 
 def _settings(tool: ToolInfo) -> dict[str, Any]:

@@ -16,7 +16,14 @@ import anyio
 import pytest
 
 from plainmcp import Client, Text
-from plainmcp.client import CallToolResult, LogMessage, Progress
+from plainmcp.client import (
+    CallToolResult,
+    Elicitation,
+    LogMessage,
+    Progress,
+    SamplingRequest,
+    SamplingResult,
+)
 from plainmcp.lifespan import LifespanError
 from plainmcp.proxy import proxy_server
 from tests.http_server import http_server
@@ -136,6 +143,30 @@ async def test_the_official_sdks_server_gives_the_same_tools_and_results() -> No
         Progress(2, 2, "step 2", token=ANY),
         LogMessage("info", "counted 2"),
     ]
+
+
+async def test_the_official_sdks_questions_reach_the_proxys_client() -> None:
+    def elicit(request: Elicitation) -> dict[str, Any]:
+        return {"name": "Ada"}
+
+    def sample(request: SamplingRequest) -> SamplingResult:
+        return SamplingResult(f"{request.prompt}: Paris", model="stand-in")
+
+    answers: dict[str, Any] = {"elicit": elicit, "sample": sample, "roots": ["file:///work"]}
+    proxy = proxy_server(sdk("2025-11-25"), continuation=None)
+    async with (
+        sdk("2025-11-25")(**answers) as direct,
+        Client.memory(proxy, protocol="2025-11-25", **answers) as client,
+    ):
+        for name, arguments in (
+            ("greet", {}),
+            ("ask_model", {"prompt": "Capital?"}),
+            ("roots", {}),
+        ):
+            through = await client.call_tool(name, arguments)
+            assert shape(through) == shape(await direct.call_tool(name, arguments))
+            assert through.is_error is False
+        assert (await client.call_tool("greet")).text == "Hello, Ada!"
 
 
 async def test_an_upstream_at_2025_06_18_is_served_to_a_2026_07_28_client() -> None:
