@@ -11,8 +11,9 @@ from unittest.mock import ANY
 import anyio
 import pytest
 
-from plainmcp import Client, Context, PayloadLimits, Server, Text, ToolError, ToolResult
-from plainmcp.client import Elicitation, LogMessage, Progress, SamplingRequest
+from plainmcp import Client, Contents, Context, PayloadLimits, Server, Text, ToolError, ToolResult
+from plainmcp.client import Elicitation, LogMessage, McpError, Progress, SamplingRequest
+from plainmcp.errors import ResourceError
 from plainmcp.middleware.base import Middleware, NextRequest, RequestInfo
 from plainmcp.proxy import connector, proxy_server
 from plainmcp.wire.jsonrpc import RpcError
@@ -226,8 +227,47 @@ async def test_elicitation_and_sampling_of_the_upstream_reach_the_client() -> No
 NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
 
+async def test_resources_are_listed_read_and_followed() -> None:
+    up = Server("upstream", continuation=None, page_size=1)
+    up.add_resource("sunny", "data://today", description="Today.", mime_type="text/plain")
+
+    @up.resource("data://logo", mime_type="image/png")
+    def logo() -> bytes:
+        return b"\x89PNG"
+
+    @up.resource("data://broken")
+    def broken() -> str:
+        raise ResourceError("not today", code=-32602)
+
+    proxy = proxy_server(memory(up))
+    changed = anyio.Event()
+    async with (
+        Client.memory(up) as direct,
+        Client.memory(proxy, on_list_changed=lambda kind: changed.set()) as client,
+    ):
+        assert await client.list_resources() == await direct.list_resources()
+        for uri in ("data://today", "data://logo"):
+            through = (await client.read_resource(uri)).contents
+            assert through == (await direct.read_resource(uri)).contents
+        assert (await client.read_resource("data://today")).contents == [
+            Contents("data://today", text="sunny", mime_type="text/plain")
+        ]
+        with pytest.raises(McpError) as refused:
+            await client.read_resource("data://broken")
+        assert (refused.value.code, refused.value.message) == (-32602, "not today")
+        up.add_resource("late", "data://late")
+        while "data://late" not in proxy_resources(proxy):
+            await changed.wait()
+            changed = anyio.Event()
+        assert (await client.read_resource("data://late")).text == "late"
+
+
 def test_an_upstream_is_a_url_a_command_or_a_function() -> None:
     with pytest.raises(ValueError, match="a stdio upstream is a command"):
         connector([])
     opened = connector(["python", "server.py"])
     assert callable(opened) and callable(connector("http://127.0.0.1:1/mcp"))
+
+
+def proxy_resources(proxy: Server) -> list[str]:
+    return [item.uri for item in proxy.core.resources.resources]

@@ -14,7 +14,7 @@ new one, re-listing the tools.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Literal, TypeAlias
 
@@ -27,11 +27,14 @@ from plainmcp.client import (
     LogMessage,
     McpError,
     Progress,
+    ResourceInfo,
     ToolInfo,
 )
 from plainmcp.client.callbacks import CallbackError, Elicitation, SamplingRequest
 from plainmcp.client.options import ClientOptions
 from plainmcp.context import Context, ElicitResult, Root, SampleResult
+from plainmcp.errors import ResourceError
+from plainmcp.model.answers import Contents
 from plainmcp.model.results import NOTHING, ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.tools import NAME_PATTERN
@@ -84,6 +87,8 @@ class Proxy:
 
     def __init__(self, server: Server, connect: Connect, label: str) -> None:
         self.server, self.connect, self.label = server, connect, label
+        self.resources: dict[str, ResourceInfo] = {}
+        """The upstream's resources registered in the proxy, by URI, as last listed."""
         self.tools: dict[str, ToolInfo] = {}
         """The upstream's tools registered in the proxy, by name, as last listed."""
         self.calls: list[Context] = []
@@ -117,6 +122,7 @@ class Proxy:
             try:
                 async with self.connect(**self._options()) as client:
                     await self._list_tools(client)
+                    await self._list_resources(client)
                     attempt.client = client
                     attempt.opened.set()
                     await attempt.lost.wait()
@@ -213,7 +219,7 @@ class Proxy:
         """The upstream's tools changed: re-list them in a task of the proxy's own (a request
         made from a notification callback would wait behind it)."""
         attempt = self._attempt
-        if kind == "tools" and self._tg is not None and attempt is not None:
+        if kind in ("tools", "resources") and self._tg is not None and attempt is not None:
             client = attempt.client
             if client is not None:
                 self._tg.start_soon(self._relist, client)
@@ -221,6 +227,7 @@ class Proxy:
     async def _relist(self, client: Client) -> None:
         try:
             await self._list_tools(client)
+            await self._list_resources(client)
         except Exception as exc:  # the session died meanwhile: the next call reconnects
             log.warning("upstream %s: cannot re-list its tools: %s", self.label, exc)
             self._lost(client)
@@ -248,6 +255,65 @@ class Proxy:
                 log.warning("upstream %s: tool %r not served: %s", self.label, name, exc)
                 continue
             self.tools[name] = tool
+
+    # --- resources -----------------------------------------------------------------------------
+
+    async def _list_resources(self, client: Client) -> None:
+        """Register the upstream's resources (every page; none if it offers none), as its tools
+        are: a read is forwarded."""
+        if "resources" not in client.capabilities:
+            return
+        async with self._listing:
+            listed = {item.uri: item for item in await client.list_resources()}
+            resources = self.server.resources
+            for uri in list(self.resources):
+                if listed.get(uri) != self.resources[uri]:
+                    resources.remove(uri)
+                    del self.resources[uri]
+            for uri, item in listed.items():
+                if uri in self.resources:
+                    continue
+                try:
+                    resources.add(
+                        self._reader(uri),
+                        uri,
+                        name=item.name,
+                        title=item.title,
+                        description=item.description,
+                        mime_type=item.mime_type,
+                        size=item.size,
+                        annotations=item.annotations,
+                        icons=item.icons,
+                        meta=item.meta,
+                    )
+                except (TypeError, ValueError) as exc:
+                    log.warning("upstream %s: resource %r not served: %s", self.label, uri, exc)
+                    continue
+                self.resources[uri] = item
+
+    def _reader(self, uri: str) -> Callable[[], Awaitable[list[Contents]]]:
+        async def read() -> list[Contents]:
+            return await self.read(uri)
+
+        return read
+
+    async def read(self, uri: str) -> list[Contents]:
+        """Forward one read; its faults are JSON-RPC errors (ResourceError), as reads' are."""
+        try:
+            client = await self.client()
+        except ConnectionClosed as exc:
+            raise ResourceError(f"Upstream {self.label} is unavailable ({exc.message})") from None
+        try:
+            return (await client.read_resource(uri)).contents
+        except ConnectionClosed as exc:
+            self._lost(client)
+            raise ResourceError(
+                f"Upstream {self.label} closed the connection during the read ({exc.message})"
+            ) from None
+        except McpError as exc:
+            raise ResourceError(exc.message, code=exc.code, data=exc.data) from None
+
+    # --- calls -------------------------------------------------------------------------------
 
     def _forward(self, name: str) -> Callable[..., Any]:
         async def forward(_plainmcp_proxy_context: Context, **arguments: Any) -> ToolResult:
