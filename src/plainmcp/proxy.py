@@ -1,10 +1,11 @@
 """A proxy: any MCP server, in any language, served through plainmcp (docs/composition.md).
 
-`proxy_server(upstream)` returns a plainmcp Server whose tools are the upstream's, registered
-in its own tool registry (the seam mount.py uses), so that a call goes through the proxy's
-middleware, guards, read_more, cuts and host adaptation as a tool of its own would. The
-upstream is reached with plainmcp's Client, over stdio or Streamable HTTP, speaking its own
-revision; the proxy's clients speak theirs.
+`proxy_server(upstream)` returns a plainmcp Server whose tools and resources are the
+upstream's, registered in its own registries (the seam mount.py uses), so that a call goes
+through the proxy's middleware, guards, read_more, cuts and host adaptation as a tool of its
+own would. The upstream is reached with plainmcp's Client, over stdio or Streamable HTTP,
+speaking its own revision; the proxy's clients speak theirs. What the upstream asks during a
+call (elicitation, sampling, roots) is asked of the client of the oldest call in flight.
 
 One connection is kept by a task of the proxy's lifespan. A call that finds it dead (the
 upstream exited or broke the stream) fails with a clear isError, and the next call opens a
@@ -392,7 +393,8 @@ def _settings(tool: ToolInfo) -> dict[str, Any]:
 
 
 def proxy_server(upstream: Upstream, *, name: str | None = None, **settings: Any) -> Server:
-    """A Server serving `upstream`'s tools as its own (`settings`: Server's keywords).
+    """A Server serving `upstream`'s tools and resources as its own (`settings`: Server's
+    keywords but `lifespan`, which is the proxy's connection).
 
     `upstream`: a URL (Streamable HTTP), a command and its arguments (stdio), or a function
     opening a Client with the options it is given. `name`: the proxy's name (default: "proxy").
