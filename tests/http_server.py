@@ -50,11 +50,13 @@ def http_server(
     *extra: str,
     env: Mapping[str, str] | None = None,
     script: bool = False,
+    command: str = "run",
 ) -> Iterator[HttpServer]:
     """Serve `target` (FILE[:OBJECT]) over HTTP until the block ends; `script=True` runs the
-    file itself as `python FILE PORT` (a file that serves an app of its own making)."""
+    file itself as `python FILE PORT` (a file that serves an app of its own making);
+    `command`: the plainmcp command given the target (`proxy`: a URL)."""
     for attempt in range(PORT_ATTEMPTS):
-        server = _start(target, extra, env, script)
+        server = _start(target, extra, env, script, command)
         try:
             _wait_listening(server)
             break
@@ -82,10 +84,15 @@ class PortTaken(Exception):
 
 
 def _start(
-    target: str | Path, extra: tuple[str, ...], env: Mapping[str, str] | None, script: bool
+    target: str | Path,
+    extra: tuple[str, ...],
+    env: Mapping[str, str] | None,
+    script: bool,
+    plainmcp: str = "run",
 ) -> HttpServer:
     port = free_port()
-    command = [sys.executable, "-m", "plainmcp", "run", str(target), "--http", "--port", str(port)]
+    command = [sys.executable, "-m", "plainmcp", plainmcp, str(target), "--http"]
+    command += ["--port", str(port)]
     if script:
         command = [sys.executable, str(target), str(port)]
     with tempfile.NamedTemporaryFile(prefix="plainmcp-http-", suffix=".log", delete=False) as f:

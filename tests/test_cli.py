@@ -246,7 +246,7 @@ def test_usage_error_exits_2() -> None:
     assert proc.stderr.endswith(
         "plainmcp: error: argument COMMAND: invalid choice: 'frobnicate'"
         " (choose from 'run', 'list', 'call', 'task', 'read', 'prompt', 'demo', 'check',"
-        " 'install', 'uninstall', 'inspect', 'dev', 'login', 'logout')\n"
+        " 'install', 'uninstall', 'inspect', 'dev', 'proxy', 'login', 'logout')\n"
     )
 
 
@@ -772,6 +772,7 @@ EVERY_COMMAND = (
     "uninstall",
     "inspect",
     "dev",
+    "proxy",
     "login",
     "logout",
 )
@@ -801,13 +802,14 @@ def test_top_level_help_lists_every_command() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [c for c in EVERY_COMMAND if c not in ("uninstall", "login", "logout")]
+    "command", [c for c in EVERY_COMMAND if c not in ("uninstall", "login", "logout", "proxy")]
 )
 def test_every_command_exits_2_for_a_missing_file_and_1_for_a_failed_import(
     command: str, tmp_path: Path
 ) -> None:
     # uninstall takes a server's name, not a file, login and logout a URL (tests/cli/
-    # test_login.py); install takes the host first.
+    # test_login.py), proxy a URL or a command (tests/e2e/test_proxy_cli.py); install takes
+    # the host first.
     before = ["json"] if command == "install" else []
     extra = {"call": ["add"], "task": ["t-1"], "read": ["notes://all"], "prompt": ["greet"]}.get(
         command, []

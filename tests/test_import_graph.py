@@ -39,6 +39,12 @@ def test_wire_imports_only_itself_and_the_model() -> None:
     assert upward(EDGES, "plainmcp.wire", ("plainmcp.wire", "plainmcp.model")) == []
 
 
+def test_only_the_package_and_the_cli_import_the_proxy() -> None:
+    """The proxy sits on the client: nothing the client or the core is made of imports it."""
+    importers = sorted(name for name, imports in EDGES.items() if "plainmcp.proxy" in imports)
+    assert [m for m in importers if m != "plainmcp" and not m.startswith("plainmcp.cli")] == []
+
+
 def write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         path = root / name

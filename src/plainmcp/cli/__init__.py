@@ -14,6 +14,7 @@ plainmcp demo                         the packaged demo server (plainmcp/demo.py
 plainmcp check server.py              lint it for every revision and host (exit 1: problems)
 plainmcp inspect server.py --json     everything the server offers, per revision, no client
 plainmcp dev server.py                serve it, restarting when its code changes
+plainmcp proxy -- node server.js      serve any MCP server through plainmcp (or proxy URL)
 
 A command's options may come anywhere after it. Exit codes: 0, 1 (an isError result, a protocol
 error, a failed import), 2 (a usage error: the command could not be carried out as given).
@@ -22,7 +23,7 @@ This module is the parser and `main`; the commands are run.py, call.py (call; as
 elicitation, feedback.py shows progress and logs, follow.py reads the rest with --all; task.py
 runs a call as a task, and is the `task` command),
 browse.py (list, read, prompt), demo.py, check.py (schemas.py finds the MCP schemas it
-validates against), install.py, inspect.py and dev.py (with relay.py and dev_child.py);
+validates against), install.py, inspect.py, proxy.py and dev.py (with relay.py and dev_child.py);
 target.py finds the server in FILE[:OBJECT], connect.py talks to it or to a URL, output.py
 prints.
 """
@@ -80,6 +81,7 @@ COMMANDS = {
     "uninstall": "take a server out of a host's config",
     "inspect": "show everything a server offers, per protocol revision, without a client",
     "dev": "serve a server and restart it when its code changes",
+    "proxy": "serve any MCP server (a command over stdio, or a URL) through plainmcp",
     "login": "log in to a server by OAuth; list, call, read and prompt then use the login",
     "logout": "forget a server's login",
 }
@@ -87,6 +89,10 @@ COMMANDS = {
 EXAMPLES = {
     "login": [("plainmcp login https://mcp.example.com/mcp", "sign in in the browser")],
     "logout": [("plainmcp logout https://mcp.example.com/mcp", "forget that login")],
+    "proxy": [
+        ("plainmcp proxy -- npx -y @modelcontextprotocol/server-everything", "over stdio"),
+        ("plainmcp proxy https://mcp.example.com/mcp --http --port 9000", "serve a URL over HTTP"),
+    ],
     "run": [
         ("plainmcp run server.py", "serve server.py's Server over stdio"),
         ("plainmcp run server.py:app --http --port 9000", "serve it at http://127.0.0.1:9000/mcp"),
@@ -334,6 +340,10 @@ def command_parser(command: str) -> argparse.ArgumentParser:
             help=f"one protocol revision (default: {LATEST_HANDSHAKE}; with --json, every one)",
         )
         p.set_defaults(func=cmd_inspect)
+    elif command == "proxy":
+        from plainmcp.cli.proxy import add_arguments as proxy_arguments
+
+        proxy_arguments(p)
     elif command in ("login", "logout"):
         from plainmcp.cli.login import add_arguments as login_arguments
 
@@ -363,7 +373,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     release_stdout()  # the command decides: `run` claims stdout, the others print to it
     top = build_parser().parse_args(argv)
-    args = command_parser(top.command).parse_intermixed_args(top.rest)
+    rest, verbatim = top.rest, None
+    if top.command == "proxy" and "--" in rest:  # the upstream's command, its options its own
+        cut = rest.index("--")
+        rest, verbatim = rest[:cut], rest[cut + 1 :]
+    args = command_parser(top.command).parse_intermixed_args(rest)
+    if verbatim is not None:
+        args.upstream = [*args.upstream, *verbatim]
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
