@@ -39,7 +39,7 @@ from plainmcp.model.answers import Contents
 from plainmcp.model.results import NOTHING, ToolError, ToolResult
 from plainmcp.server import Server
 from plainmcp.tools import NAME_PATTERN
-from plainmcp.wire.meta import SERVER_INFO
+from plainmcp.wire.meta import LOG_LEVELS, SERVER_INFO
 from plainmcp.wire.revisions import REVISIONS
 
 log = logging.getLogger("plainmcp.proxy")
@@ -168,9 +168,10 @@ class Proxy:
     # --- what the upstream sends unasked -------------------------------------------------------
 
     async def _log(self, message: LogMessage) -> None:
-        """An upstream log: to the client of the oldest call in flight, else to our logger."""
+        """An upstream log: to the client of the oldest call in flight, else to our logger. A
+        level no revision has is relayed as info, rather than losing the message."""
         if self.calls:
-            level: Any = message.level
+            level: Any = message.level if message.level in LOG_LEVELS else "info"
             await self.calls[0].log(level, message.data, logger=message.logger)
         else:
             log.info("upstream %s [%s] %s", self.label, message.level, message.data)

@@ -60,6 +60,21 @@ async def test_an_upstream_that_dies_mid_call_is_reconnected() -> None:
         assert isinstance(after.structured, int) and after.structured != before
 
 
+async def test_an_upstream_log_at_a_level_no_revision_has_is_relayed_as_info() -> None:
+    misbehaving = Path(__file__).parents[1] / "client" / "servers" / "misbehaving.py"
+    proxy = proxy_server([sys.executable, str(misbehaving), "bad-log-level"])
+    logs: list[tuple[str, str | None, Any]] = []
+
+    async def on_log(message: LogMessage) -> None:
+        logs.append((message.level, message.logger, message.data))
+
+    async with Client.memory(proxy, on_log=on_log, log_level="debug") as client:
+        for _ in range(2):  # the session goes on
+            with anyio.fail_after(10):
+                assert (await client.call_tool("any")).text == "ok"
+    assert logs == [("info", "up", "too loud")] * 2
+
+
 async def test_every_call_in_flight_gets_the_error_once() -> None:
     command = [sys.executable, str(UPSTREAM)]
     proxy = proxy_server(command)

@@ -1,7 +1,8 @@
 """A stdio "server" that answers initialize and then misbehaves on tools/call as argv[1] says:
 `garbage` (a line that is not JSON), `wrong-id` (a reply to an id nobody asked), `die` (exit 7
 mid-call), `huge` (a 5000-byte line), `endless` (a line that never ends), `discover-silent`
-(never answers server/discover, then behaves)."""
+(never answers server/discover, then behaves), `bad-log-level` (a log message at a level no
+revision has, then the result). tools/list names one tool, `any`."""
 
 from __future__ import annotations
 
@@ -34,7 +35,13 @@ for line in sys.stdin:
     elif method == "server/discover":
         if MODE != "discover-silent":
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no"}})
+    elif method == "tools/list":
+        tool = {"name": "any", "inputSchema": {"type": "object"}}
+        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
     elif method == "tools/call":
+        if MODE == "bad-log-level":
+            note = {"level": "loud", "logger": "up", "data": "too loud"}
+            send({"jsonrpc": "2.0", "method": "notifications/message", "params": note})
         if MODE == "garbage":
             sys.stdout.write("this is not json\n")
         elif MODE == "wrong-id":
